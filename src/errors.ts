@@ -1,0 +1,117 @@
+/**
+ * Every error Gardener throws on purpose. Each has a stable `code` (never reused, listed in
+ * docs/errors.md, checked both ways by test/errors-are-documented.test.ts), a `name`, a
+ * default message and an optional `cause`. `exitCode` is what the CLI exits with: 2 for bad
+ * input the user can fix, 1 for everything else.
+ */
+export class GardenerError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  constructor(code: string, message: string, options?: { cause?: unknown; exitCode?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GardenerError';
+    this.code = code;
+    this.exitCode = options?.exitCode ?? 1;
+  }
+}
+
+/** Bad input the caller can fix: a path, an option, an argument. CLI exit code 2. */
+export class InvalidArgumentError extends GardenerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('GDN_INVALID_ARGUMENT', message, { ...options, exitCode: 2 });
+    this.name = 'InvalidArgumentError';
+  }
+}
+
+/** A folder given to Gardener does not exist, is not a folder, or cannot be read. */
+export class FolderNotFoundError extends GardenerError {
+  readonly path: string;
+  constructor(path: string, reason: string, options?: { cause?: unknown }) {
+    super('GDN_FOLDER_NOT_FOUND', `${path}: ${reason}`, { ...options, exitCode: 2 });
+    this.name = 'FolderNotFoundError';
+    this.path = path;
+  }
+}
+
+/** No brain covers the folder. */
+export class BrainNotFoundError extends GardenerError {
+  readonly path: string;
+  constructor(path: string) {
+    super(
+      'GDN_BRAIN_NOT_FOUND',
+      `no brain covers ${path}: run \`gardener init ${path}\` to create one`,
+      { exitCode: 2 },
+    );
+    this.name = 'BrainNotFoundError';
+    this.path = path;
+  }
+}
+
+/** A brain.db that is not a Gardener store (corrupt, foreign, or from a newer version). */
+export class StoreCorruptError extends GardenerError {
+  readonly file: string;
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_STORE_CORRUPT',
+      `${file} is not a usable Gardener store (${reason}). It was left untouched. ` +
+        `To rebuild it, move it aside (mv "${file}" "${file}.bad") and run \`gardener init <folder>\` again.`,
+      { ...options, exitCode: 2 },
+    );
+    this.name = 'StoreCorruptError';
+    this.file = file;
+  }
+}
+
+/** The store was written by a newer Gardener whose schema this version does not know. */
+export class StoreTooNewError extends GardenerError {
+  readonly file: string;
+  constructor(file: string, found: number, known: number) {
+    super(
+      'GDN_STORE_TOO_NEW',
+      `${file} has schema version ${found}, this Gardener knows up to ${known}: upgrade Gardener`,
+      { exitCode: 2 },
+    );
+    this.name = 'StoreTooNewError';
+    this.file = file;
+  }
+}
+
+/** A worker died or errored; every call pending on it is rejected with this. */
+export class WorkerCrashedError extends GardenerError {
+  constructor(worker: string, options?: { cause?: unknown }) {
+    super('GDN_WORKER_CRASHED', `the ${worker} worker stopped unexpectedly`, options);
+    this.name = 'WorkerCrashedError';
+  }
+}
+
+/** A worker call took longer than its bound. */
+export class WorkerTimeoutError extends GardenerError {
+  constructor(worker: string, call: string, timeoutMs: number) {
+    super('GDN_WORKER_TIMEOUT', `the ${worker} worker did not answer ${call} within ${timeoutMs} ms`);
+    this.name = 'WorkerTimeoutError';
+  }
+}
+
+/** An operation was cancelled by its caller. */
+export class AbortedError extends GardenerError {
+  constructor(what: string, options?: { cause?: unknown }) {
+    super('GDN_ABORTED', `${what} was cancelled`, options);
+    this.name = 'AbortedError';
+  }
+}
+
+/** Git failed in a way detection cannot work around. */
+export class GitError extends GardenerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('GDN_GIT_FAILED', message, options);
+    this.name = 'GitError';
+  }
+}
+
+/** Another process holds the brain's tick; this one did not run. */
+export class TickBusyError extends GardenerError {
+  constructor(brain: string, ownerPid: number) {
+    super('GDN_TICK_BUSY', `brain ${brain} is being ticked by process ${ownerPid}; try again when it finishes`);
+    this.name = 'TickBusyError';
+  }
+}
