@@ -1,0 +1,3 @@
+export async function bench(_opts: Record<string, string | boolean>): Promise<void> {
+  throw new Error('bench: not built yet');
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * The `gardener` command. Each action is thin and loads its command module lazily, so
+ * `gardener --help` (and later `gardener mcp`) pay only for what they use.
+ */
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../version.js';
+import { reportError } from './output.js';
+
+const program = new Command()
+  .name('gardener')
+  .description('A shared, honest, always-fresh memory of a code repository for coding agents.')
+  .version(VERSION)
+  .exitOverride()
+  .configureOutput({ outputError: (str, write) => write(str) });
+
+program
+  .command('init')
+  .description('create (or refresh) the brain for a folder and ingest it fully')
+  .argument('[dir]', 'the folder to ingest', '.')
+  .option('--json', 'print one JSON object')
+  .option('--max-files <n>', 'files per drain batch', '32')
+  .action(async (dir, opts) => (await import('./commands/init.js')).init(dir, opts));
+
+program
+  .command('tick')
+  .description('run one tick now: detect what changed, queue it, drain the backlog')
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .option('--max-files <n>', 'files per drain batch', '32')
+  .action(async (dir, opts) => (await import('./commands/tick.js')).tick(dir, opts));
+
+program
+  .command('status')
+  .description("show a brain's roots, counts, backlog, arming and freshness")
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, opts) => (await import('./commands/status.js')).status(dir, opts));
+
+program
+  .command('seek')
+  .description('search the code map: symbol definitions first, then full text')
+  .argument('<query>', 'words or an identifier')
+  .option('--root <dir>', 'a folder covered by the brain', '.')
+  .option('--limit <n>', 'most results', '20')
+  .option('--json', 'print a JSON array')
+  .action(async (query, opts) => (await import('./commands/seek.js')).seek(query, opts));
+
+const daemon = program.command('daemon').description('arm, disarm or inspect the vigil of a brain (persisted in its store)');
+for (const [name, what] of [
+  ['start', 'arm the brain: traffic advances its freshness'],
+  ['stop', 'disarm the brain'],
+  ['status', "report the brain's arming and freshness honestly"],
+] as const) {
+  daemon
+    .command(name)
+    .description(what)
+    .argument('[dir]', 'a folder covered by the brain', '.')
+    .option('--json', 'print one JSON object')
+    .action(async (dir, opts) => (await import('./commands/daemon.js')).daemon(name, dir, opts));
+}
+
+program
+  .command('bench')
+  .description('measure the cost of 10/100/1000-file bursts on temporary repositories')
+  .option('--sizes <list>', 'burst sizes, comma-separated', '10,100,1000')
+  .option('--base-files <n>', 'files in the base repository', '5000')
+  .option('--runs <n>', 'runs per size (medians are reported)', '3')
+  .option('--json', 'print one JSON object')
+  .action(async (opts) => (await import('./commands/bench.js')).bench(opts));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version exit 0; usage errors are bad input: exit 2.
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else {
+    process.exitCode = reportError(err);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Hash+extract for one batch of backlog items: read each file once, hash it with xxh64
+ * (xxhash-wasm), and when the content changed, take its language, line count, definitions
+ * and imports. Runs in a pool worker; it touches only the files it is given.
+ *
+ * A file whose hash matches the map only refreshes its stat row. A file that vanished is a
+ * deletion. A symlink is never followed (it leaves the map like a deletion). A file that
+ * cannot be read (EACCES, EISDIR…) is reported as failed and the batch goes on. Binary files
+ * and files over `maxIndexBytes` are hashed but their text is not indexed.
+ */
+import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import xxhash from 'xxhash-wasm';
+import { joinFsPath } from '../paths/path-bytes.js';
+import { languageOf } from './language.js';
+import { extractDefinitions } from './extract/index.js';
+import type { BacklogItem, FileResult, HashExtractTask } from '../../workers/types.js';
+
+/** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
+const BINARY_SNIFF_BYTES = 8000;
+
+/** Chunk size for streaming the hash of an oversized file, so memory stays flat. */
+const STREAM_CHUNK_BYTES = 1 << 20;
+
+let hasherPromise: ReturnType<typeof xxhash> | undefined;
+function hasher() {
+  hasherPromise ??= xxhash();
+  return hasherPromise;
+}
+
+export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[]> {
+  const api = await hasher();
+  const out: FileResult[] = [];
+  for (const item of task.items) out.push(await processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
+  return out;
+}
+
+type Hasher = Awaited<ReturnType<typeof xxhash>>;
+const hex = (h: bigint) => h.toString(16).padStart(16, '0');
+
+async function processOne(
+  root: string,
+  item: BacklogItem,
+  maxIndexBytes: number,
+  api: Hasher,
+): Promise<FileResult> {
+  const base = { id: item.id, rootId: item.rootId, path: item.path };
+  let handle;
+  try {
+    // O_NOFOLLOW: a symlink fails with ELOOP instead of being followed out of the root.
+    handle = await open(joinFsPath(root, item.path), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { ...base, status: 'deleted' };
+    return { ...base, status: 'failed', code, message: (err as Error).message };
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return { ...base, status: 'deleted' };
+    if (st.size > maxIndexBytes) {
+      // Oversized: hashed in chunks, never held whole, never indexed or extracted.
+      const h = api.create64();
+      const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+      for (;;) {
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        if (bytesRead === 0) break;
+        h.update(chunk.subarray(0, bytesRead));
+      }
+      const hash = hex(h.digest());
+      if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
+      return { ...base, status: 'ingested', size: st.size, mtimeMs: st.mtimeMs, hash, language: languageOf(item.path), lines: 0, content: null, symbols: [], imports: [] };
+    }
+    const bytes = await handle.readFile();
+    const hash = hex(api.h64Raw(bytes));
+    if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
+    const binary = bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+    const language = binary ? null : languageOf(item.path);
+    const text = binary ? null : bytes.toString('utf8');
+    const { symbols, imports } = text === null ? { symbols: [], imports: [] } : extractDefinitions(language, text);
+    return {
+      ...base,
+      status: 'ingested',
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      hash,
+      language,
+      lines: text === null ? 0 : countLines(text),
+      content: text,
+      symbols,
+      imports,
+    };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    return { ...base, status: 'failed', code, message: (err as Error).message };
+  } finally {
+    await handle.close();
+  }
+}
+
+function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}

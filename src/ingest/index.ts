@@ -1,0 +1,4 @@
+export { hashAndExtract } from './hash-extract.js';
+export { languageOf } from './language.js';
+export { extractDefinitions } from './extract/index.js';
+export type { SymbolDef, ImportRef, Extraction } from './extract/types.js';

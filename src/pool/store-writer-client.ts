@@ -1,0 +1,112 @@
+/**
+ * The main thread's handle on the store-writer worker.
+ *
+ * Comlink gives typed calls but no bounds: a call to a worker that died would wait forever.
+ * So every call here races the worker's `exit`/`error` and a timeout; a dead worker rejects
+ * every pending call with WorkerCrashedError, and the next call starts a fresh worker and
+ * reopens the same store, so the writer recovers by itself.
+ */
+import { Worker } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import { nodeEndpoint } from './node-endpoint.js';
+import { WorkerCrashedError, WorkerTimeoutError, InvalidArgumentError } from '../errors.js';
+import type { StoreWriter } from '../../workers/store-writer.js';
+
+/** Bound on one writer call. A transaction of one 32-file batch takes milliseconds. */
+export const STORE_CALL_TIMEOUT_MS = 60_000;
+
+type Methods<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
+export type StoreWriterApi = Omit<Methods<StoreWriter>, 'open' | 'close'>;
+
+export interface StoreWriterClientOptions {
+  /** Bound on each call, in ms. @default STORE_CALL_TIMEOUT_MS */
+  callTimeoutMs?: number;
+}
+
+const WORKER_URL = new URL('../../workers/store-writer.js', import.meta.url);
+
+interface Live {
+  worker: Worker;
+  remote: Comlink.Remote<StoreWriter>;
+  dead: Promise<never>;
+  opened: Promise<void>;
+}
+
+export class StoreWriterClient {
+  readonly file: string;
+  readonly api: StoreWriterApi;
+  #timeoutMs: number;
+  #live: Live | undefined;
+  #closed = false;
+
+  constructor(file: string, options: StoreWriterClientOptions = {}) {
+    const t = options.callTimeoutMs ?? STORE_CALL_TIMEOUT_MS;
+    if (!Number.isInteger(t) || t <= 0) {
+      throw new InvalidArgumentError(`options.callTimeoutMs must be a positive integer, got ${String(t)} (${typeof t})`);
+    }
+    this.file = file;
+    this.#timeoutMs = t;
+    this.api = new Proxy({} as StoreWriterApi, {
+      get: (_, name) => (...args: unknown[]) => this.call(String(name), args),
+    });
+  }
+
+  /** Starts the worker and opens the store now (otherwise the first call does). */
+  async ready(): Promise<void> {
+    await this.#ensure().opened;
+  }
+
+  /** Calls one writer method, bounded; rejects with WorkerCrashedError or WorkerTimeoutError. */
+  async call(method: string, args: unknown[]): Promise<never> {
+    const live = this.#ensure();
+    await Promise.race([live.opened, live.dead]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // A wedged writer is as good as dead: end it so the next call starts clean.
+        void live.worker.terminate();
+        reject(new WorkerTimeoutError('store-writer', method, this.#timeoutMs));
+      }, this.#timeoutMs);
+    });
+    try {
+      const fn = (live.remote as unknown as Record<string, (...a: unknown[]) => Promise<never>>)[method]!;
+      return await Promise.race([fn(...args), live.dead, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const live = this.#live;
+    this.#live = undefined;
+    if (!live) return;
+    try {
+      await Promise.race([live.remote.close(), live.dead]);
+    } catch {
+      // Closing a writer that already died is fine.
+    }
+    live.remote[Comlink.releaseProxy]();
+    await live.worker.terminate();
+  }
+
+  #ensure(): Live {
+    if (this.#closed) throw new WorkerCrashedError('store-writer (closed)');
+    if (this.#live) return this.#live;
+    const worker = new Worker(WORKER_URL);
+    const remote = Comlink.wrap<StoreWriter>(nodeEndpoint(worker));
+    const dead = new Promise<never>((_, reject) => {
+      const fail = (cause?: unknown) => {
+        if (this.#live?.worker === worker) this.#live = undefined;
+        reject(new WorkerCrashedError('store-writer', { cause }));
+      };
+      worker.once('error', fail);
+      worker.once('exit', (code) => fail(new Error(`exit code ${code}`)));
+    });
+    dead.catch(() => {}); // observed by whoever races it; never an unhandled rejection
+    const opened = remote.open(this.file);
+    opened.catch(() => {});
+    this.#live = { worker, remote, dead, opened };
+    return this.#live;
+  }
+}

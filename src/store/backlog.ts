@@ -1,0 +1,70 @@
+/**
+ * The backlog: a persisted FIFO of paths that must be re-ingested.
+ *
+ * Detection pushes the whole changed set once, in one transaction, through the stat cache (a
+ * path whose size and mtime match the map is not queued: a file that stays dirty but did not
+ * change since the last look costs nothing). A path is queued at most once. An item leaves
+ * the backlog only in the transaction that writes its result (see code-map.ts), so a crash
+ * at any point loses nothing. Nothing is ever dropped for being over a budget.
+ */
+import type { Database } from './sqlite-adapter.js';
+import type { BacklogItem, DetectResult } from '../../workers/types.js';
+
+export interface PushOutcome {
+  /** Paths newly queued by this push. */
+  queued: number;
+  /** Paths waiting in the backlog after the push. */
+  backlog: number;
+}
+
+export function pushChanges(db: Database, rootId: number, detected: DetectResult, now: number): PushOutcome {
+  const known = db.prepare('SELECT size, mtime_ms FROM files WHERE root_id = ? AND path = ?');
+  const enqueue = db.prepare('INSERT OR IGNORE INTO backlog (root_id, path, queued_at) VALUES (?, ?, ?)');
+  let queued = 0;
+  const queue = (path: string) => {
+    queued += enqueue.run(rootId, path, now).changes;
+  };
+  for (const e of detected.entries) {
+    const row = known.get<{ size: number; mtime_ms: number }>(rootId, e.path);
+    if (e.deleted) {
+      if (row) queue(e.path);
+    } else if (!row || row.size !== e.size || row.mtime_ms !== e.mtimeMs) {
+      queue(e.path);
+    }
+  }
+  if (detected.inventory) {
+    const present = new Set(detected.entries.filter((e) => !e.deleted).map((e) => e.path));
+    for (const { path } of db.prepare('SELECT path FROM files WHERE root_id = ?').all<{ path: string }>(rootId)) {
+      if (!present.has(path)) queue(path);
+    }
+  }
+  db.prepare('UPDATE roots SET backend = ?, since_ref = ?, dirty = ?, fallback = ? WHERE id = ?').run(
+    detected.backend,
+    detected.backend === 'git' ? detected.head : null,
+    JSON.stringify(detected.dirty),
+    detected.fallback,
+    rootId,
+  );
+  return { queued, backlog: countBacklog(db) };
+}
+
+/** The oldest items after `afterId`, with the map's hash for each (null when not mapped). */
+export function peekBacklog(db: Database, afterId: number, limit: number): BacklogItem[] {
+  return db
+    .prepare(
+      `SELECT b.id, b.root_id AS rootId, b.path, f.hash AS knownHash
+         FROM backlog b LEFT JOIN files f ON f.root_id = b.root_id AND f.path = b.path
+        WHERE b.id > ? ORDER BY b.id LIMIT ?`,
+    )
+    .all<BacklogItem>(afterId, limit);
+}
+
+export function countBacklog(db: Database): number {
+  return db.prepare('SELECT count(*) AS n FROM backlog').get<{ n: number }>()!.n;
+}
+
+/** Which of these root-relative paths are waiting in the backlog. */
+export function pendingAmong(db: Database, rootId: number, paths: string[]): Set<string> {
+  const st = db.prepare('SELECT 1 AS x FROM backlog WHERE root_id = ? AND path = ?');
+  return new Set(paths.filter((p) => st.get(rootId, p) !== undefined));
+}

@@ -1,0 +1,96 @@
+/**
+ * Applies ingest results to the code map: files, symbols, imports and the full-text index,
+ * and removes each item from the backlog in the same transaction. An item already gone from
+ * the backlog (another process committed it first) is skipped, so two writers never ingest a
+ * path twice.
+ */
+import type { Database } from './sqlite-adapter.js';
+import type { FileResult } from '../../workers/types.js';
+import { recordAlert } from './alerts.js';
+
+export interface CommitOutcome {
+  ingested: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
+  /** Results whose backlog item was already gone (committed elsewhere). */
+  skipped: number;
+}
+
+export function commitResults(db: Database, results: FileResult[], now: number): CommitOutcome {
+  const out: CommitOutcome = { ingested: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 };
+  const inBacklog = db.prepare('SELECT 1 AS x FROM backlog WHERE id = ?');
+  const dequeue = db.prepare('DELETE FROM backlog WHERE id = ?');
+  const fileId = db.prepare('SELECT id FROM files WHERE root_id = ? AND path = ?');
+  for (const r of results) {
+    if (inBacklog.get(r.id) === undefined) {
+      out.skipped++;
+      continue;
+    }
+    const existing = fileId.get<{ id: number }>(r.rootId, r.path)?.id;
+    switch (r.status) {
+      case 'deleted':
+        if (existing !== undefined) removeFile(db, existing);
+        out.deleted++;
+        break;
+      case 'unchanged':
+        db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(r.size, r.mtimeMs, existing ?? -1);
+        out.unchanged++;
+        break;
+      case 'ingested': {
+        const id = upsertFile(db, existing, r.rootId, r.path, r, now);
+        if (existing !== undefined) clearDerived(db, id);
+        const sym = db.prepare('INSERT INTO symbols (file_id, name, kind, line, exported, parent) VALUES (?, ?, ?, ?, ?, ?)');
+        for (const s of r.symbols) sym.run(id, s.name, s.kind, s.line, s.exported ? 1 : 0, s.parent ?? null);
+        const imp = db.prepare('INSERT INTO imports (file_id, module, line) VALUES (?, ?, ?)');
+        for (const i of r.imports) imp.run(id, i.module, i.line);
+        db.prepare('INSERT INTO fts (rowid, path, symbols, content) VALUES (?, ?, ?, ?)').run(
+          id,
+          r.path,
+          r.symbols.map((s) => s.name).join(' '),
+          r.content ?? '',
+        );
+        out.ingested++;
+        break;
+      }
+      case 'failed':
+        recordAlert(db, { code: 'ingest_failed', message: `${r.path}: ${r.message} (${r.code}); skipped`, path: r.path }, now);
+        out.failed++;
+        break;
+    }
+    dequeue.run(r.id);
+  }
+  return out;
+}
+
+function upsertFile(
+  db: Database,
+  existing: number | undefined,
+  rootId: number,
+  path: string,
+  r: { size: number; mtimeMs: number; hash: string; language: string | null; lines: number; content: string | null },
+  now: number,
+): number {
+  const indexed = r.content === null ? 0 : 1;
+  if (existing !== undefined) {
+    db.prepare('UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, ingested_at = ? WHERE id = ?').run(
+      r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, now, existing,
+    );
+    return existing;
+  }
+  db.prepare(
+    'INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, now);
+  return db.prepare('SELECT last_insert_rowid() AS id').get<{ id: number }>()!.id;
+}
+
+function clearDerived(db: Database, id: number): void {
+  db.prepare('DELETE FROM symbols WHERE file_id = ?').run(id);
+  db.prepare('DELETE FROM imports WHERE file_id = ?').run(id);
+  db.prepare('DELETE FROM fts WHERE rowid = ?').run(id);
+}
+
+function removeFile(db: Database, id: number): void {
+  clearDerived(db, id);
+  db.prepare('DELETE FROM files WHERE id = ?').run(id);
+}

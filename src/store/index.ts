@@ -1,0 +1,13 @@
+export { openDatabase, isBun, type Database, type Statement, type SqlValue } from './sqlite-adapter.js';
+export { openStore, type OpenStoreOptions } from './open-store.js';
+export { SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
+export { ensureRoot, listRoots, getRoot, type RootRow } from './roots.js';
+export { pushChanges, peekBacklog, countBacklog, pendingAmong, type PushOutcome } from './backlog.js';
+export { commitResults, type CommitOutcome } from './code-map.js';
+export { recordAlert, listAlerts, ackAlert, MAX_ALERTS, type Alert, type AlertInput } from './alerts.js';
+export {
+  readVigil, setArmed, acquireTickLease, releaseTickLease, isProcessAlive, TICK_LEASE_STALE_MS,
+  type VigilState, type LeaseOutcome, type TickCounts,
+} from './vigil-state.js';
+export { seek, type SeekHit, type SeekOptions } from './seek.js';
+export { readStatus, type BrainStats } from './stats.js';

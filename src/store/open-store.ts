@@ -1,0 +1,69 @@
+/**
+ * Opens a brain's SQLite file, checks it is ours, and brings its schema up to date.
+ *
+ * A file that is not SQLite, or a SQLite database that is not a Gardener brain, is never
+ * altered or deleted: the caller gets a StoreCorruptError naming the file and how to rebuild.
+ * WAL lets recall readers run beside the one writer; synchronous=NORMAL is durable across a
+ * process crash (only an OS crash can lose the last commits), which is the failure we design for.
+ */
+import { StoreCorruptError, StoreTooNewError } from '../errors.js';
+import { openDatabase, type Database } from './sqlite-adapter.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+
+export interface OpenStoreOptions {
+  /** Open a read-only connection for recall (never migrates). @default false */
+  readonly?: boolean;
+}
+
+export function openStore(file: string, options: OpenStoreOptions = {}): Database {
+  let db: Database;
+  try {
+    db = openDatabase(file, { readonly: options.readonly ?? false });
+  } catch (err) {
+    throw new StoreCorruptError(file, describe(err), { cause: err });
+  }
+  try {
+    verifyAndMigrate(db, file, options.readonly ?? false);
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreCorruptError || err instanceof StoreTooNewError) throw err;
+    throw new StoreCorruptError(file, describe(err), { cause: err });
+  }
+}
+
+function verifyAndMigrate(db: Database, file: string, readonly: boolean): void {
+  const appId = pragmaNumber(db, 'application_id');
+  const version = pragmaNumber(db, 'user_version');
+  if (appId !== APPLICATION_ID) {
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get<{ n: number }>()!.n;
+    if (appId !== 0 || tables > 0) throw new StoreCorruptError(file, 'it is a SQLite database of another application');
+  }
+  if (version > SCHEMA_VERSION) throw new StoreTooNewError(file, version, SCHEMA_VERSION);
+  if (readonly) {
+    if (version < SCHEMA_VERSION) throw new StoreCorruptError(file, `schema version ${version} needs a migration; open it once with write access`);
+    return;
+  }
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = OFF');
+  if (version === SCHEMA_VERSION) return;
+  const migrate = db.transaction(() => {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    const current = pragmaNumber(db, 'user_version');
+    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  });
+  migrate();
+}
+
+function pragmaNumber(db: Database, name: string): number {
+  const row = db.prepare(`PRAGMA ${name}`).get<Record<string, number>>();
+  return row ? Number(Object.values(row)[0]) : 0;
+}
+
+function describe(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return /not a database|malformed|file is encrypted/i.test(msg) ? 'it is not a SQLite database, or it is damaged' : msg;
+}

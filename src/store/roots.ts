@@ -1,0 +1,34 @@
+/** The ingest roots a brain is bound to, with each root's detection state (since_ref, dirty set). */
+import type { Database } from './sqlite-adapter.js';
+
+export interface RootRow {
+  id: number;
+  path: string;
+  backend: string | null;
+  sinceRef: string | null;
+  dirty: string[];
+  fallback: string | null;
+}
+
+export function ensureRoot(db: Database, path: string, now: number): number {
+  db.prepare('INSERT OR IGNORE INTO roots (path, added_at) VALUES (?, ?)').run(path, now);
+  return db.prepare('SELECT id FROM roots WHERE path = ?').get<{ id: number }>(path)!.id;
+}
+
+export function listRoots(db: Database): RootRow[] {
+  return db
+    .prepare('SELECT id, path, backend, since_ref, dirty, fallback FROM roots ORDER BY id')
+    .all<{ id: number; path: string; backend: string | null; since_ref: string | null; dirty: string; fallback: string | null }>()
+    .map((r) => ({
+      id: r.id,
+      path: r.path,
+      backend: r.backend,
+      sinceRef: r.since_ref,
+      dirty: JSON.parse(r.dirty) as string[],
+      fallback: r.fallback,
+    }));
+}
+
+export function getRoot(db: Database, rootId: number): RootRow | undefined {
+  return listRoots(db).find((r) => r.id === rootId);
+}

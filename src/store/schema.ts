@@ -1,0 +1,84 @@
+/**
+ * The brain's schema, as an ordered list of migrations keyed by `PRAGMA user_version`.
+ * A migration only ever adds: state written by an older Gardener must still load, with
+ * missing fields taking their defaults (an armed brain stays armed). Never edit a shipped
+ * migration; append a new one.
+ */
+
+/** Marks a SQLite file as a Gardener brain ('GDNR'), so a foreign database is never mistaken for one. */
+export const APPLICATION_ID = 0x47444e52;
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: code map, full-text index, backlog, vigil state, alerts.
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE roots (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    backend TEXT,
+    since_ref TEXT,
+    dirty TEXT NOT NULL DEFAULT '[]',
+    fallback TEXT,
+    added_at INTEGER NOT NULL
+  );
+  CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    root_id INTEGER NOT NULL REFERENCES roots(id),
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    hash TEXT NOT NULL,
+    language TEXT,
+    lines INTEGER NOT NULL DEFAULT 0,
+    indexed INTEGER NOT NULL DEFAULT 0,
+    ingested_at INTEGER NOT NULL,
+    UNIQUE (root_id, path)
+  );
+  CREATE TABLE symbols (
+    file_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    exported INTEGER NOT NULL,
+    parent TEXT
+  );
+  CREATE INDEX symbols_by_file ON symbols(file_id);
+  CREATE INDEX symbols_by_name ON symbols(name COLLATE NOCASE);
+  CREATE TABLE imports (file_id INTEGER NOT NULL, module TEXT NOT NULL, line INTEGER NOT NULL);
+  CREATE INDEX imports_by_file ON imports(file_id);
+  CREATE INDEX imports_by_module ON imports(module);
+  CREATE VIRTUAL TABLE fts USING fts5(path, symbols, content, tokenize = "unicode61 tokenchars '_'");
+  CREATE TABLE backlog (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    queued_at INTEGER NOT NULL,
+    UNIQUE (root_id, path)
+  );
+  CREATE TABLE vigil (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    armed INTEGER NOT NULL DEFAULT 0,
+    armed_at INTEGER,
+    last_tick_at INTEGER,
+    last_advanced_at INTEGER,
+    ticks INTEGER NOT NULL DEFAULT 0,
+    files_ingested INTEGER NOT NULL DEFAULT 0,
+    last_detected INTEGER NOT NULL DEFAULT 0,
+    last_drained INTEGER NOT NULL DEFAULT 0,
+    tick_in_flight INTEGER NOT NULL DEFAULT 0,
+    tick_owner_pid INTEGER,
+    tick_started_at INTEGER
+  );
+  INSERT INTO vigil (id) VALUES (1);
+  CREATE TABLE alerts (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL,
+    message TEXT NOT NULL,
+    path TEXT,
+    created_at INTEGER NOT NULL,
+    acked_at INTEGER
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,143 @@
+/**
+ * One tick: detect the changed set of every root, push it into the backlog once, then drain
+ * the backlog batch after batch until it is empty.
+ *
+ * Batches are pipelined: while the writer commits batch n, the pool hashes batch n+1 (up to
+ * one batch per pool thread in flight), and commits happen in backlog order. The main thread
+ * only schedules; every await is a yield, so a 1000-file burst never blocks the event loop.
+ * The tick holds the brain's lease (vigil-state.ts): another process ticking the same brain
+ * makes this one return `busy` rather than race it.
+ */
+import type { Brain } from '../brain/brain.js';
+import type { FileResult, HashExtractOutput } from '../../workers/types.js';
+import { AbortedError } from '../errors.js';
+
+/** Files per drain batch: small enough to commit in a few ms, large enough to amortise a call. */
+export const DEFAULT_MAX_FILES = 32;
+/** Files larger than this are hashed but not full-text indexed. */
+export const DEFAULT_MAX_INDEX_BYTES = 1 << 20;
+
+export interface TickOptions {
+  /** Files per drain batch. @default DEFAULT_MAX_FILES */
+  maxFiles?: number;
+  /** Size cap for full-text indexing, in bytes. @default DEFAULT_MAX_INDEX_BYTES */
+  maxIndexBytes?: number;
+  /** List every file instead of asking what changed (first ingest, repair). @default false */
+  inventory?: boolean;
+  signal?: AbortSignal;
+  /** Called after each committed batch with the files drained so far and the total known. */
+  onProgress?: (done: number, total: number) => void;
+  /** Wall clock, injectable for tests. @default Date.now */
+  now?: () => number;
+}
+
+export interface TickReport {
+  /** Paths this tick's detection queued (after the stat cache). */
+  detected: number;
+  /** Backlog items this tick committed. */
+  drained: number;
+  batches: number;
+  detectMs: number;
+  drainMs: number;
+  backlogLeft: number;
+  backend: string | null;
+  fallback: string | null;
+  /** Set when another live process holds the brain's tick lease; nothing was done. */
+  busyOwnerPid?: number;
+}
+
+export async function runTick(brain: Brain, options: TickOptions = {}): Promise<TickReport> {
+  const now = options.now ?? Date.now;
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  const writer = brain.writer;
+  const lease = await writer.acquireTickLease(process.pid, now());
+  const report: TickReport = { detected: 0, drained: 0, batches: 0, detectMs: 0, drainMs: 0, backlogLeft: 0, backend: null, fallback: null };
+  if (!lease.acquired) {
+    report.busyOwnerPid = lease.ownerPid;
+    report.backlogLeft = await writer.countBacklog();
+    return report;
+  }
+  let finished = false;
+  try {
+    const t0 = performance.now();
+    const roots = await writer.listRoots();
+    for (const root of roots) {
+      throwIfAborted(options.signal);
+      const detected = await brain.pool.detect(
+        {
+          root: root.path,
+          backend: 'auto',
+          sinceRef: root.sinceRef,
+          recheck: root.dirty,
+          skip: brain.skipFor(root.path),
+          inventory: options.inventory ?? false,
+        },
+        options.signal,
+      );
+      const pushed = await writer.pushChanges(root.id, detected, now());
+      report.detected += pushed.queued;
+      report.backend = detected.backend;
+      report.fallback = detected.fallback;
+    }
+    const t1 = performance.now();
+    report.detectMs = t1 - t0;
+    await drain(brain, roots, maxFiles, options, report, now);
+    report.drainMs = performance.now() - t1;
+    report.backlogLeft = await writer.countBacklog();
+    finished = true;
+    return report;
+  } finally {
+    // A failed tick still releases the lease; only a killed process leaves it, and that is
+    // taken over by the next tick (vigil-state.ts).
+    await writer.releaseTickLease(
+      process.pid,
+      now(),
+      finished ? { detected: report.detected, drained: report.drained, backlogLeft: report.backlogLeft } : null,
+    );
+  }
+}
+
+async function drain(
+  brain: Brain,
+  roots: { id: number; path: string }[],
+  maxFiles: number,
+  options: TickOptions,
+  report: TickReport,
+  now: () => number,
+): Promise<void> {
+  const writer = brain.writer;
+  const rootPaths: Record<number, string> = Object.fromEntries(roots.map((r) => [r.id, r.path]));
+  const maxIndexBytes = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
+  const depth = brain.pool.maxThreads;
+  const total = await writer.countBacklog();
+  const inflight: Promise<HashExtractOutput>[] = [];
+  let after = 0;
+  let exhausted = false;
+  const refill = async () => {
+    while (!exhausted && inflight.length < depth) {
+      const items = await writer.peekBacklog(after, maxFiles);
+      if (items.length === 0) {
+        exhausted = true;
+        break;
+      }
+      after = items[items.length - 1]!.id;
+      const p = brain.pool.hashExtract({ roots: rootPaths, items, maxIndexBytes }, options.signal);
+      p.catch(() => {}); // awaited in order below; never an unhandled rejection meanwhile
+      inflight.push(p);
+    }
+  };
+  await refill();
+  while (inflight.length > 0) {
+    throwIfAborted(options.signal);
+    const { results } = await inflight.shift()!;
+    await refill();
+    const committed = await writer.commitResults(results satisfies FileResult[], now());
+    report.drained += results.length - committed.skipped;
+    report.batches++;
+    options.onProgress?.(report.drained, Math.max(total, report.drained));
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortedError('the tick', { cause: signal.reason });
+}

@@ -1,0 +1,94 @@
+/**
+ * The vigil of one brain: runs ticks fail-open and one at a time.
+ *
+ * Fail-open: a tick that throws is logged, recorded as a `tick_failed` alert and swallowed;
+ * whoever asked still gets an answer (an outcome with ok: false), never a rejection.
+ * Single flight: at most one tick runs per brain in this process; a request that arrives
+ * while one runs schedules exactly one follow-up (however many arrive), so traffic during a
+ * tick is seen by the next one and never piles up.
+ */
+import { EventEmitter } from 'node:events';
+import type { Brain } from '../brain/brain.js';
+import { runTick, type TickOptions, type TickReport } from './tick.js';
+
+export type TickOutcome =
+  | { ok: true; report: TickReport }
+  | { ok: false; error: { code: string; message: string }; alertId: number | null };
+
+export interface VigilOptions {
+  /** The tick to run; injectable so tests can make it throw. @default runTick */
+  tick?: (brain: Brain, options: TickOptions) => Promise<TickReport>;
+  /** Options for every tick this vigil runs. */
+  tickOptions?: TickOptions;
+  /** Where failures are logged. @default a line on stderr */
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+export class Vigil extends EventEmitter {
+  readonly brain: Brain;
+  #tick: NonNullable<VigilOptions['tick']>;
+  #tickOptions: TickOptions;
+  #log: (line: string) => void;
+  #now: () => number;
+  #running: Promise<TickOutcome> | null = null;
+  #followUp: Promise<TickOutcome> | null = null;
+
+  constructor(brain: Brain, options: VigilOptions = {}) {
+    super();
+    this.brain = brain;
+    this.#tick = options.tick ?? runTick;
+    this.#tickOptions = options.tickOptions ?? {};
+    this.#log = options.log ?? ((line) => process.stderr.write(`gardener: ${line}\n`));
+    this.#now = options.now ?? Date.now;
+  }
+
+  get busy(): boolean {
+    return this.#running !== null;
+  }
+
+  /** Asks for a tick: starts one, or schedules the single follow-up. Never rejects. */
+  request(options: TickOptions = {}): Promise<TickOutcome> {
+    if (!this.#running) return this.#start(options);
+    this.#followUp ??= this.#running.then(() => {
+      this.#followUp = null;
+      return this.#start(options);
+    });
+    return this.#followUp;
+  }
+
+  /** Resolves when no tick is running or scheduled. */
+  async idle(): Promise<void> {
+    while (this.#running || this.#followUp) await (this.#followUp ?? this.#running);
+  }
+
+  #start(options: TickOptions): Promise<TickOutcome> {
+    const run = this.#runFailOpen({ ...this.#tickOptions, ...options });
+    this.#running = run;
+    void run.then((outcome) => {
+      if (this.#running === run) this.#running = null;
+      this.emit('tick', outcome);
+      if (!this.#running && !this.#followUp) this.emit('idle');
+    });
+    return run;
+  }
+
+  async #runFailOpen(options: TickOptions): Promise<TickOutcome> {
+    try {
+      return { ok: true, report: await this.#tick(this.brain, options) };
+    } catch (err) {
+      const error = {
+        code: (err as { code?: string }).code ?? 'GDN_TICK_FAILED',
+        message: err instanceof Error ? err.message : String(err),
+      };
+      this.#log(`tick of brain ${this.brain.id} failed: ${error.message}`);
+      let alertId: number | null = null;
+      try {
+        alertId = await this.brain.writer.recordAlert({ code: 'tick_failed', message: `${error.code}: ${error.message}` }, this.#now());
+      } catch (alertErr) {
+        this.#log(`could not record the alert: ${(alertErr as Error).message}`);
+      }
+      return { ok: false, error, alertId };
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The one store writer (a long-lived worker reached through Comlink).
+ *
+ *   main thread ── Comlink call ──► [this worker] ── the brain's read-write SQLite connection
+ *               ◄── result ───────┘    every write transaction of the brain happens here
+ *
+ * It owns exactly one brain.db. It imports the store and nothing from transports, the CLI or
+ * the vigil. Each method is one short transaction, so the main thread never holds a write
+ * lock and readers (WAL) are never blocked.
+ */
+import { parentPort } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import { nodeEndpoint } from '../src/pool/node-endpoint.js';
+import {
+  openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
+  readVigil, setArmed, acquireTickLease, releaseTickLease,
+  type Database, type RootRow, type PushOutcome, type CommitOutcome, type AlertInput, type VigilState,
+  type LeaseOutcome, type TickCounts,
+} from '../src/store/index.js';
+import type { BacklogItem, DetectResult, FileResult } from './types.js';
+
+export class StoreWriter {
+  #db: Database | undefined;
+
+  #open(): Database {
+    if (!this.#db) throw new Error('store writer: open() was not called');
+    return this.#db;
+  }
+
+  open(file: string): void {
+    this.#db?.close();
+    this.#db = openStore(file);
+  }
+
+  ensureRoot(path: string, now: number): number {
+    return ensureRoot(this.#open(), path, now);
+  }
+
+  listRoots(): RootRow[] {
+    return listRoots(this.#open());
+  }
+
+  pushChanges(rootId: number, detected: DetectResult, now: number): PushOutcome {
+    const db = this.#open();
+    return db.transaction(() => pushChanges(db, rootId, detected, now))();
+  }
+
+  peekBacklog(afterId: number, limit: number): BacklogItem[] {
+    return peekBacklog(this.#open(), afterId, limit);
+  }
+
+  countBacklog(): number {
+    return countBacklog(this.#open());
+  }
+
+  commitResults(results: FileResult[], now: number): CommitOutcome {
+    const db = this.#open();
+    return db.transaction(() => commitResults(db, results, now))();
+  }
+
+  recordAlert(alert: AlertInput, now: number): number {
+    const db = this.#open();
+    return db.transaction(() => recordAlert(db, alert, now))();
+  }
+
+  readVigil(): VigilState {
+    return readVigil(this.#open());
+  }
+
+  setArmed(armed: boolean, now: number): VigilState {
+    const db = this.#open();
+    return db.transaction(() => setArmed(db, armed, now))();
+  }
+
+  acquireTickLease(pid: number, now: number): LeaseOutcome {
+    const db = this.#open();
+    return db.transaction(() => acquireTickLease(db, pid, now))();
+  }
+
+  releaseTickLease(pid: number, now: number, counts: TickCounts | null): void {
+    const db = this.#open();
+    db.transaction(() => releaseTickLease(db, pid, now, counts))();
+  }
+
+  close(): void {
+    this.#db?.close();
+    this.#db = undefined;
+  }
+}
+
+if (parentPort) Comlink.expose(new StoreWriter(), nodeEndpoint(parentPort));

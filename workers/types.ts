@@ -1,0 +1,65 @@
+/**
+ * The messages between the main thread and the workers, in one place (piscina's src/types.ts).
+ * Everything here crosses a thread boundary by structured clone: plain data only.
+ */
+import type { ImportRef, SymbolDef } from '../src/ingest/extract/types.js';
+import type { DetectRequest, DetectResult } from '../src/detect/types.js';
+
+export type { DetectRequest, DetectResult };
+
+/** One path waiting in the backlog, with what the map knows of it. */
+export interface BacklogItem {
+  id: number;
+  rootId: number;
+  path: string;
+  /** The hash in the map, if the path is there: an unchanged file only updates its stat row. */
+  knownHash: string | null;
+}
+
+/** A batch for the hash+extract pool. */
+export interface HashExtractTask {
+  /** Absolute path of each ingest root the batch's items belong to, by root id. */
+  roots: Record<number, string>;
+  items: BacklogItem[];
+  /** Files larger than this are hashed but not full-text indexed, in bytes. */
+  maxIndexBytes: number;
+}
+
+interface ResultBase {
+  id: number;
+  rootId: number;
+  path: string;
+}
+export interface DeletedResult extends ResultBase {
+  status: 'deleted';
+}
+export interface UnchangedResult extends ResultBase {
+  status: 'unchanged';
+  size: number;
+  mtimeMs: number;
+}
+export interface IngestedResult extends ResultBase {
+  status: 'ingested';
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: string | null;
+  lines: number;
+  /** Text for the full-text index; null for binary or oversized files. */
+  content: string | null;
+  symbols: SymbolDef[];
+  imports: ImportRef[];
+}
+export interface FailedResult extends ResultBase {
+  status: 'failed';
+  /** The errno code (EACCES, EISDIR…) or GDN code. */
+  code: string;
+  message: string;
+}
+export type FileResult = DeletedResult | UnchangedResult | IngestedResult | FailedResult;
+
+export interface HashExtractOutput {
+  results: FileResult[];
+  /** Time spent reading, hashing and extracting, in ms. */
+  workMs: number;
+}
