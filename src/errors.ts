@@ -107,11 +107,3 @@ export class GitError extends GardenerError {
     this.name = 'GitError';
   }
 }
-
-/** Another process holds the brain's tick; this one did not run. */
-export class TickBusyError extends GardenerError {
-  constructor(brain: string, ownerPid: number) {
-    super('GDN_TICK_BUSY', `brain ${brain} is being ticked by process ${ownerPid}; try again when it finishes`);
-    this.name = 'TickBusyError';
-  }
-}
