@@ -1,0 +1,123 @@
+/**
+ * The git backend: the changed set is what git can name cheaply, never a full walk.
+ *
+ * - `git status --porcelain=v2 -z --untracked-files=all` always: it sees edits, deletions and
+ *   new un-added files, and .gitignore is respected because ignored files are not listed.
+ * - `git diff --name-status -z --no-renames <sinceRef> HEAD` when HEAD moved (commit,
+ *   checkout, rebase): a clean work tree can still differ from the map. `--no-renames`
+ *   makes a rename a deletion plus an addition, so both paths reach the map.
+ * - `git ls-files -z --cached --others --exclude-standard` instead, as an inventory, when one
+ *   is asked for, when there is no sinceRef yet, or when sinceRef no longer exists (rebase +
+ *   gc): the caller then deletes map paths absent from the entries.
+ *
+ * Git runs with `-C root` and the pathspec `.`, so an ingest root below the top of a work tree
+ * sees only its own paths. ls-files and `diff --relative` print them relative to the root;
+ * status prints them relative to the top, so the `rev-parse --show-prefix` is cut off.
+ * Every candidate is then filtered by the noise policy and lstat'ed (see stat-paths.ts).
+ */
+import { decodePath } from '../paths/path-bytes.js';
+import { AbortedError } from '../errors.js';
+import { parseDiffNameStatus, parseLsFiles, parseStatusV2 } from './git-status-parser.js';
+import { runGit, runGitOk, type GitOutput, type RunGitOptions } from './run-git.js';
+import { makeSkipFilter } from './skip-dirs.js';
+import { isSafeRelPath, statPaths } from './stat-paths.js';
+import type { DetectFallback, DetectRequest, DetectResult } from './types.js';
+
+/** A sinceRef is a hex object name; anything else (a corrupt row, an option) never reaches git's argv. */
+const OBJECT_NAME = /^[0-9a-f]{4,64}$/i;
+
+/** Drops the one newline git ends a single-value answer with, keeping every other byte. */
+function chompLine(out: Buffer): Buffer {
+  return out.length > 0 && out[out.length - 1] === 0x0a ? out.subarray(0, -1) : out;
+}
+
+/** Detects changes under `req.root` with git. Throws GitError when git fails, AbortedError on abort. */
+export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promise<DetectResult> {
+  if (signal?.aborted) throw new AbortedError('change detection', { cause: signal.reason });
+  const opts: RunGitOptions = { cwd: req.root, gitBinary: req.gitBinary, timeoutMs: req.timeoutMs, signal };
+  let gitMs = 0;
+  const timed = async <T>(work: Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work;
+    } finally {
+      gitMs += performance.now() - started;
+    }
+  };
+
+  const [prefixOut, headOut] = await timed(
+    Promise.all([
+      runGitOk(['rev-parse', '--show-prefix'], opts),
+      runGit(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], opts),
+    ]),
+  );
+  const prefix = decodePath(chompLine(prefixOut.stdout));
+  const head = headOut.code === 0 ? chompLine(headOut.stdout).toString('latin1') : null;
+
+  let inventory = req.inventory === true || req.sinceRef === null;
+  let fallback: DetectFallback = null;
+  let diffFrom: string | null = null;
+  if (!inventory && req.sinceRef !== head) {
+    const since = req.sinceRef!;
+    const exists =
+      OBJECT_NAME.test(since) && (await timed(runGit(['cat-file', '-e', `${since}^{commit}`], opts))).code === 0;
+    if (!exists) {
+      fallback = 'since_ref_missing';
+      inventory = true;
+    } else if (head === null) {
+      // An orphan branch (HEAD unborn, sinceRef alive): nothing to diff against, list it all.
+      inventory = true;
+    } else {
+      diffFrom = since;
+    }
+  }
+
+  const pending: [Promise<GitOutput>, Promise<GitOutput> | null, Promise<GitOutput> | null] = [
+    runGitOk(
+      ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
+      opts,
+    ),
+    inventory ? runGitOk(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'], opts) : null,
+    diffFrom !== null && head !== null
+      ? runGitOk(
+          ['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', '--relative', diffFrom, head, '--', '.'],
+          opts,
+        )
+      : null,
+  ];
+  const [statusOut, listOut, diffOut] = await timed(Promise.all(pending));
+
+  const isSkipped = makeSkipFilter(req.skip);
+  // A trailing '/' names a nested repository or an unpopulated submodule: never a file.
+  const keep = (rel: string): boolean => isSafeRelPath(rel) && !isSkipped(rel);
+  const candidates = new Set<string>();
+  const dirty = new Set<string>();
+
+  const status = parseStatusV2(statusOut.stdout);
+  for (const fromTop of [...status.changed, ...status.deleted, ...status.renamedFrom]) {
+    if (!fromTop.startsWith(prefix)) continue;
+    const rel = fromTop.slice(prefix.length);
+    if (!keep(rel)) continue;
+    candidates.add(rel);
+    dirty.add(rel);
+  }
+  if (listOut) {
+    for (const rel of parseLsFiles(listOut.stdout)) if (keep(rel)) candidates.add(rel);
+  }
+  if (diffOut) {
+    const diff = parseDiffNameStatus(diffOut.stdout);
+    for (const rel of [...diff.changed, ...diff.deleted, ...diff.renamedFrom]) if (keep(rel)) candidates.add(rel);
+  }
+  for (const rel of req.recheck) if (keep(rel)) candidates.add(rel);
+
+  const entries = await statPaths(req.root, [...candidates].sort(), signal);
+  return {
+    backend: 'git',
+    head,
+    inventory,
+    entries,
+    dirty: [...dirty].sort(),
+    fallback,
+    gitMs: Math.round(gitMs * 100) / 100,
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * The detect stage: which files under an ingest root changed since the map last looked.
+ * Other folders import it through this file only.
+ */
+export type { ChangedEntry, DetectBackend, DetectFallback, DetectRequest, DetectResult } from './types.js';
+export { checkDetectRequest, detectChanges } from './detect-changes.js';
+export { detectGit } from './git-detector.js';
+export { detectStat } from './stat-walk-detector.js';
+export { SKIP_DIR_NAMES, isSkippedDirName, isSkippedPath, makeSkipFilter, normalizeSkipPrefixes } from './skip-dirs.js';
+export { parseDiffNameStatus, parseLsFiles, parseStatusV2, type GitPathChanges } from './git-status-parser.js';
+export { DEFAULT_GIT_TIMEOUT_MS } from './run-git.js';
