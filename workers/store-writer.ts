@@ -13,9 +13,9 @@ import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
-  readVigil, setArmed, acquireTickLease, releaseTickLease,
+  readVigil, setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert,
   type Database, type RootRow, type PushOutcome, type CommitOutcome, type AlertInput, type VigilState,
-  type LeaseOutcome, type TickCounts,
+  type LeaseOutcome, type TickCounts, type NoteInput,
 } from '../src/store/index.js';
 import type { BacklogItem, DetectResult, FileResult } from './types.js';
 
@@ -80,6 +80,21 @@ export class StoreWriter {
   releaseTickLease(pid: number, now: number, counts: TickCounts | null): void {
     const db = this.#open();
     db.transaction(() => releaseTickLease(db, pid, now, counts))();
+  }
+
+  addNote(note: NoteInput, now: number): number {
+    const db = this.#open();
+    return db.transaction(() => addNote(db, note, now))();
+  }
+
+  removeNote(id: number): boolean {
+    const db = this.#open();
+    return db.transaction(() => removeNote(db, id))();
+  }
+
+  ackAlert(id: number, now: number): boolean {
+    const db = this.#open();
+    return db.transaction(() => ackAlert(db, id, now))();
   }
 
   close(): void {

@@ -79,6 +79,18 @@ export const MIGRATIONS: readonly string[] = [
     acked_at INTEGER
   );
   `,
+  // 2: notes (what agents chose to remember), with their own full-text index.
+  `
+  CREATE TABLE notes (
+    id INTEGER PRIMARY KEY,
+    text TEXT NOT NULL,
+    tags TEXT NOT NULL DEFAULT '[]',
+    files TEXT NOT NULL DEFAULT '[]',
+    pinned INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+  CREATE VIRTUAL TABLE notes_fts USING fts5(text, tags, files, tokenize = "unicode61 tokenchars '_'");
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

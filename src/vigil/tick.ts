@@ -27,6 +27,10 @@ export interface TickOptions {
   signal?: AbortSignal;
   /** Called after each committed batch with the files drained so far and the total known. */
   onProgress?: (done: number, total: number) => void;
+  /** Extra root-relative paths to re-check, by absolute root path (`scan {paths}`). */
+  recheck?: Record<string, string[]>;
+  /** Collect the paths this tick changed in the map into `report.changed`. @default false */
+  collectChanges?: boolean;
   /** Wall clock, injectable for tests. @default Date.now */
   now?: () => number;
 }
@@ -44,7 +48,12 @@ export interface TickReport {
   fallback: string | null;
   /** Set when another live process holds the brain's tick lease; nothing was done. */
   busyOwnerPid?: number;
+  /** With `collectChanges`: what changed in the map, capped at MAX_COLLECTED_CHANGES. */
+  changed?: { root: string; path: string; change: 'ingested' | 'deleted' | 'failed' }[];
 }
+
+/** A scan reports at most this many changed paths; the counts stay exact. */
+export const MAX_COLLECTED_CHANGES = 1000;
 
 export async function runTick(brain: Brain, options: TickOptions = {}): Promise<TickReport> {
   const now = options.now ?? Date.now;
@@ -68,11 +77,13 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
           root: root.path,
           backend: 'auto',
           sinceRef: root.sinceRef,
-          recheck: root.dirty,
+          recheck: [...root.dirty, ...(options.recheck?.[root.path] ?? [])],
           skip: brain.skipFor(root.path),
           inventory: options.inventory ?? false,
         },
-        options.signal,
+        // No abort signal here on purpose: aborting a Piscina task ends its thread, which
+        // would orphan the git child it spawned. Detection is bounded by its own git timeout;
+        // the signal is checked right after it.
       );
       const pushed = await writer.pushChanges(root.id, detected, now());
       report.detected += pushed.queued;
@@ -133,6 +144,14 @@ async function drain(
     await refill();
     const committed = await writer.commitResults(results satisfies FileResult[], now());
     report.drained += results.length - committed.skipped;
+    if (options.collectChanges) {
+      report.changed ??= [];
+      for (const r of results) {
+        if (r.status !== 'unchanged' && report.changed.length < MAX_COLLECTED_CHANGES) {
+          report.changed.push({ root: rootPaths[r.rootId]!, path: r.path, change: r.status });
+        }
+      }
+    }
     report.batches++;
     options.onProgress?.(report.drained, Math.max(total, report.drained));
   }

@@ -33,6 +33,7 @@ export class Vigil extends EventEmitter {
   #now: () => number;
   #running: Promise<TickOutcome> | null = null;
   #followUp: Promise<TickOutcome> | null = null;
+  #abort = new AbortController();
 
   constructor(brain: Brain, options: VigilOptions = {}) {
     super();
@@ -49,6 +50,9 @@ export class Vigil extends EventEmitter {
 
   /** Asks for a tick: starts one, or schedules the single follow-up. Never rejects. */
   request(options: TickOptions = {}): Promise<TickOutcome> {
+    if (this.#abort.signal.aborted) {
+      return Promise.resolve({ ok: false, error: { code: 'GDN_ABORTED', message: 'the vigil is closed' }, alertId: null });
+    }
     if (!this.#running) return this.#start(options);
     this.#followUp ??= this.#running.then(() => {
       this.#followUp = null;
@@ -57,13 +61,33 @@ export class Vigil extends EventEmitter {
     return this.#followUp;
   }
 
+  /**
+   * Runs a tick with these options (a heavy verb's own tick: inventory, progress, a caller's
+   * signal), after any tick already running or scheduled; still one at a time. Never rejects.
+   */
+  async run(options: TickOptions = {}): Promise<TickOutcome> {
+    while (this.#running || this.#followUp) {
+      await (this.#followUp ?? this.#running);
+      if (options.signal?.aborted) return { ok: false, error: { code: 'GDN_ABORTED', message: 'the tick was cancelled' }, alertId: null };
+    }
+    if (this.#abort.signal.aborted) return this.request(options);
+    return this.#start(options);
+  }
+
   /** Resolves when no tick is running or scheduled. */
   async idle(): Promise<void> {
     while (this.#running || this.#followUp) await (this.#followUp ?? this.#running);
   }
 
+  /** Stops between batches (nothing is lost: the backlog keeps the rest) and joins the tick. */
+  async close(): Promise<void> {
+    this.#abort.abort(new Error('the vigil is closing'));
+    await this.idle();
+  }
+
   #start(options: TickOptions): Promise<TickOutcome> {
-    const run = this.#runFailOpen({ ...this.#tickOptions, ...options });
+    const signal = options.signal ? AbortSignal.any([options.signal, this.#abort.signal]) : this.#abort.signal;
+    const run = this.#runFailOpen({ ...this.#tickOptions, ...options, signal });
     this.#running = run;
     void run.then((outcome) => {
       if (this.#running === run) this.#running = null;
@@ -77,6 +101,10 @@ export class Vigil extends EventEmitter {
     try {
       return { ok: true, report: await this.#tick(this.brain, options) };
     } catch (err) {
+      if (options.signal?.aborted) {
+        // A cancelled tick is not a failure: nothing was lost, and there is nothing to alert.
+        return { ok: false, error: { code: 'GDN_ABORTED', message: 'the tick was cancelled' }, alertId: null };
+      }
       const error = {
         code: (err as { code?: string }).code ?? 'GDN_TICK_FAILED',
         message: err instanceof Error ? err.message : String(err),

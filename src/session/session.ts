@@ -1,0 +1,188 @@
+/**
+ * One agent session: its folder, the brain it is anchored to, the tools it lists, and the
+ * background question about its folder.
+ *
+ * Building a session costs nothing: no store is opened, no git runs, no worker starts. The
+ * folder probe is asked when the transport says the handshake is done (`start()`), in the
+ * background. Tools that only make sense for a watched folder are appended at the tail of the
+ * list when the probe says so, and `onToolsChanged` fires (MCP: notifications/tools/list_changed).
+ * Tools never leave the list: a folder unwatched later keeps them and they answer with a refusal.
+ */
+import { resolve, relative, isAbsolute, sep } from 'node:path';
+import { BrainNotFoundError, InvalidArgumentError } from '../errors.js';
+import type { Brain, Brains } from '../brain/index.js';
+import type { FolderProbe, ProbeAnswer } from '../probe/index.js';
+import { readVigil } from '../store/index.js';
+import type { Vigils } from '../vigil/index.js';
+import type { ToolDef } from '../dispatch/index.js';
+
+/** How long the first tools/list waits for a probe that is already running. */
+export const FIRST_LIST_WAIT_MS = 200;
+
+export interface SessionOptions {
+  /** The session folder: where the host launched us (`--root`, else the working directory). */
+  folder: string;
+  brains: Brains;
+  vigils: Vigils;
+  probe: FolderProbe;
+  /** Every tool this server knows, in list order; late ones are held back until armed. */
+  tools: readonly ToolDef[];
+  /** Called when the tool list grew. */
+  onToolsChanged?: () => void;
+  /** @default FIRST_LIST_WAIT_MS */
+  firstListWaitMs?: number;
+  /** Where background failures are logged. @default stderr */
+  log?: (line: string) => void;
+}
+
+export class Session {
+  readonly folder: string;
+  readonly brains: Brains;
+  readonly vigils: Vigils;
+  readonly probe: FolderProbe;
+  readonly toolsByName: ReadonlyMap<string, ToolDef>;
+  #tools: readonly ToolDef[];
+  #armed = new Set<string>();
+  #listed: ToolDef[];
+  #anchor: string;
+  #firstListDone = false;
+  #firstListWaitMs: number;
+  #onToolsChanged: () => void;
+  #log: (line: string) => void;
+  #closing = new AbortController();
+  #background = new Set<Promise<unknown>>();
+
+  constructor(options: SessionOptions) {
+    this.folder = resolve(options.folder);
+    this.#anchor = this.folder;
+    this.brains = options.brains;
+    this.vigils = options.vigils;
+    this.probe = options.probe;
+    this.#tools = options.tools;
+    this.toolsByName = new Map(options.tools.map((t) => [t.name, t]));
+    this.#listed = options.tools.filter((t) => !t.late);
+    this.#firstListWaitMs = options.firstListWaitMs ?? FIRST_LIST_WAIT_MS;
+    this.#onToolsChanged = options.onToolsChanged ?? (() => {});
+    this.#log = options.log ?? ((line) => process.stderr.write(`gardener: ${line}\n`));
+  }
+
+  /** The folder the session works in now (the session folder, or the last `ingest`). */
+  get anchor(): string {
+    return this.#anchor;
+  }
+
+  /** Starts the background question about the session folder. Returns at once. */
+  start(): void {
+    this.askAbout(this.folder);
+  }
+
+  /** Asks the probe about a folder in the background and arms the late verbs when it answers. */
+  askAbout(folder: string): void {
+    if (this.#closing.signal.aborted) return;
+    const question = this.probe.ask(folder, this.#closing.signal).then(
+      (answer) => this.#arm(answer),
+      (err) => {
+        if (!this.#closing.signal.aborted) this.#log(`folder probe of ${folder} failed: ${(err as Error).message}`);
+      },
+    );
+    this.#background.add(question);
+    void question.finally(() => this.#background.delete(question));
+  }
+
+  /**
+   * The tools to list. The first call (and only the first) waits up to FIRST_LIST_WAIT_MS for
+   * a question about the session folder that is already running; past that it goes without.
+   */
+  async listTools(): Promise<readonly ToolDef[]> {
+    if (!this.#firstListDone) {
+      this.#firstListDone = true;
+      const running = this.probe.running(this.folder);
+      if (running) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          running.then((a) => this.#arm(a), () => {}),
+          new Promise<void>((r) => (timer = setTimeout(r, this.#firstListWaitMs))),
+        ]);
+        clearTimeout(timer);
+      }
+    }
+    return this.#listed;
+  }
+
+  /** Whether a late tool has been armed (listed) in this session. */
+  isListed(name: string): boolean {
+    return this.#listed.some((t) => t.name === name);
+  }
+
+  /** Anchors the session to a folder (after `ingest`) and asks the probe about it. */
+  anchorTo(folder: string): void {
+    this.#anchor = folder;
+    this.askAbout(folder);
+  }
+
+  /** The brain covering the anchor, or null when none does. */
+  brain(): Brain | null {
+    try {
+      return this.brains.resolve(this.#anchor);
+    } catch (err) {
+      if (err instanceof BrainNotFoundError) return null;
+      throw err;
+    }
+  }
+
+  /** The brain covering the anchor, or a refusal that says how to make one. */
+  requireBrain(): Brain {
+    const brain = this.brain();
+    if (!brain) {
+      throw new BrainNotFoundError(this.#anchor);
+    }
+    return brain;
+  }
+
+  /**
+   * Resolves a path argument against the brain's roots. Anything outside them is refused
+   * before it is read.
+   */
+  resolvePath(brain: Brain, path: string): { root: string; rel: string } {
+    const abs = resolve(this.#anchor, path);
+    for (const root of brain.roots) {
+      const rel = relative(root, abs);
+      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return { root, rel: rel.split(sep).join('/') };
+    }
+    throw new InvalidArgumentError(`${path} is outside this session's brain roots (${brain.roots.join(', ')}); only paths inside them can be used`);
+  }
+
+  /** Schedules a tick of the anchored brain if it is armed; never waits, never throws. */
+  trafficTick(): void {
+    try {
+      const brain = this.brain();
+      if (!brain || !readVigil(brain.reader).armed) return;
+      void this.vigils.get(brain).request();
+    } catch (err) {
+      this.#log(`traffic tick not scheduled: ${(err as Error).message}`);
+    }
+  }
+
+  /** Closes the session: cancels its own questions and joins its own background work. */
+  async close(): Promise<void> {
+    this.#closing.abort(new Error('the session is closing'));
+    await Promise.allSettled([...this.#background]);
+  }
+
+  get closingSignal(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  #arm(answer: ProbeAnswer): void {
+    if (!answer.brainId) return;
+    let grew = false;
+    for (const tool of this.#tools) {
+      if (!tool.late || this.#armed.has(tool.name)) continue;
+      if (tool.late === 'git' && !answer.gitWorkTree) continue;
+      this.#armed.add(tool.name);
+      this.#listed.push(tool);
+      grew = true;
+    }
+    if (grew) this.#onToolsChanged();
+  }
+}

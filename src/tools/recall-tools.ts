@@ -1,0 +1,122 @@
+/**
+ * Recall verbs: they read the map and never tick. Every result carries its freshness.
+ */
+import { z } from 'zod';
+import { defineTool } from '../dispatch/index.js';
+import {
+  seek, searchNotes, bootNotes, countNotes, languageCounts, topFolders, listRoots, readStatus, symbolsOf,
+} from '../store/index.js';
+import { freshnessOf } from './freshness.js';
+import { takeWithin, tokensOf } from './budget.js';
+
+/** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
+export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
+export const DEFAULT_DELEGATE_BUDGET_TOKENS = 4000;
+
+const budget = z.number().int().min(100).max(200_000);
+
+export const seekTool = defineTool({
+  name: 'seek',
+  description: 'Search the code map (symbol definitions first, then full text) and/or notes.',
+  traffic: 'recall',
+  input: z.object({
+    query: z.string().min(1, 'query must not be empty'),
+    scope: z.enum(['code', 'notes', 'all']).default('all'),
+    limit: z.number().int().min(1).max(200).default(20),
+  }).strict(),
+  handler: async ({ query, scope, limit }, { session }) => {
+    const brain = session.requireBrain();
+    const db = brain.reader;
+    const code = scope === 'notes' ? [] : seek(db, query, { limit }).map((h) => ({ path: h.path, line: h.line, symbol: h.symbol, kind: h.kind, score: round(h.score) }));
+    const notes = scope === 'code' ? [] : searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score) }));
+    return { code, notes, freshness: freshnessOf(brain, code.map((c) => c.path)) };
+  },
+});
+
+export const northTool = defineTool({
+  name: 'north',
+  description: 'Orientation: roots, languages, top folders with file counts and their most-imported files, freshness.',
+  traffic: 'recall',
+  input: z.object({}).strict(),
+  handler: async (_args, { session }) => {
+    const brain = session.requireBrain();
+    const db = brain.reader;
+    const stats = readStatus(db);
+    const folders = topFolders(db, 12, 3);
+    return {
+      brain: brain.id,
+      roots: listRoots(db).map((r) => ({ path: r.path, backend: r.backend })),
+      files: stats.files,
+      symbols: stats.symbols,
+      languages: languageCounts(db).slice(0, 12),
+      folders,
+      freshness: freshnessOf(brain, folders.flatMap((f) => f.mostImported.map((m) => m.path))),
+    };
+  },
+});
+
+export const bootMemoryTool = defineTool({
+  name: 'boot_memory',
+  description: 'Pinned and recent notes plus a brain summary, within a token budget.',
+  traffic: 'recall',
+  input: z.object({ budget_tokens: budget.default(DEFAULT_BOOT_BUDGET_TOKENS) }).strict(),
+  handler: async ({ budget_tokens }, { session }) => {
+    const brain = session.requireBrain();
+    const db = brain.reader;
+    const stats = readStatus(db);
+    const summary = {
+      brain: brain.id,
+      roots: brain.roots,
+      files: stats.files,
+      symbols: stats.symbols,
+      notes: countNotes(db),
+      languages: languageCounts(db).slice(0, 5),
+    };
+    const freshness = freshnessOf(brain);
+    const head = tokensOf({ summary, freshness });
+    const { taken, used, truncated } = takeWithin(
+      bootNotes(db, 500).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, created_at: new Date(n.createdAt).toISOString() })),
+      budget_tokens,
+      head,
+    );
+    return { summary, notes: taken, truncated, tokens_used: used, freshness };
+  },
+});
+
+export const delegateTool = defineTool({
+  name: 'delegate',
+  description: 'A context pack for a sub-task: the files, symbols and notes that rank highest for it, within a token budget.',
+  traffic: 'recall',
+  input: z.object({ task: z.string().min(1, 'task must not be empty'), budget_tokens: budget.default(DEFAULT_DELEGATE_BUDGET_TOKENS) }).strict(),
+  handler: async ({ task, budget_tokens }, { session }) => {
+    const brain = session.requireBrain();
+    const db = brain.reader;
+    const hits = seek(db, task, { limit: 60 });
+    const byFile = new Map<string, { rootId: number; path: string; score: number; lines: number[] }>();
+    for (const h of hits) {
+      const key = `${h.rootId}\0${h.path}`;
+      const f = byFile.get(key) ?? { rootId: h.rootId, path: h.path, score: 0, lines: [] };
+      f.score += h.score;
+      f.lines.push(h.line);
+      byFile.set(key, f);
+    }
+    const files = [...byFile.values()]
+      .sort((a, b) => b.score - a.score)
+      .map((f) => ({ path: f.path, score: round(f.score), lines: [...new Set(f.lines)].sort((a, b) => a - b).slice(0, 10), symbols: symbolsOf(db, f.rootId, f.path, 12) }));
+    const notes = searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files }));
+    const freshness = freshnessOf(brain, files.map((f) => f.path));
+    const head = tokensOf({ task, freshness });
+    const pickedNotes = takeWithin(notes, Math.floor(budget_tokens / 3) + head, head);
+    const pickedFiles = takeWithin(files, budget_tokens, pickedNotes.used);
+    return {
+      task,
+      files: pickedFiles.taken,
+      notes: pickedNotes.taken,
+      truncated: pickedFiles.truncated || pickedNotes.truncated,
+      tokens_used: pickedFiles.used,
+      freshness,
+    };
+  },
+});
+
+const round = (n: number) => Math.round(n * 1000) / 1000;

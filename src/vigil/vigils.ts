@@ -1,0 +1,28 @@
+/**
+ * One Vigil per brain for the whole process, so every session and transport that touches a
+ * brain shares its single-flight tick.
+ */
+import type { Brain } from '../brain/brain.js';
+import { Vigil, type VigilOptions } from './vigil.js';
+
+export class Vigils {
+  #options: VigilOptions;
+  #byBrain = new Map<string, Vigil>();
+
+  constructor(options: VigilOptions = {}) {
+    this.#options = options;
+  }
+
+  get(brain: Brain): Vigil {
+    let v = this.#byBrain.get(brain.id);
+    if (!v) {
+      v = new Vigil(brain, this.#options);
+      this.#byBrain.set(brain.id, v);
+    }
+    return v;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#byBrain.values()].map((v) => v.close()));
+  }
+}
