@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import {
   openStore, openDatabase, isBun, ensureRoot, pushChanges, peekBacklog, countBacklog, commitResults,
   readVigil, setArmed, acquireTickLease, releaseTickLease, recordAlert, listAlerts, ackAlert, seek, readStatus,
-  SCHEMA_VERSION, MAX_ALERTS,
+  SCHEMA_VERSION, MAX_ALERTS, countNotes, APPLICATION_ID,
 } from '../src/store/index.js';
+import { MIGRATIONS } from '../src/store/schema.js';
 import { StoreCorruptError, StoreTooNewError } from '../src/errors.js';
 import type { DetectResult, FileResult } from '../workers/types.js';
 
@@ -259,6 +260,28 @@ test('a read-only connection reads beside the writer', () => {
     assert.equal(countBacklog(reader), 1);
     assert.throws(() => reader.exec('DELETE FROM backlog'));
     reader.close();
+    writer.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a store written by an older version still loads, migrated, and an armed brain stays armed', () => {
+  const { file, cleanup } = tempFile();
+  try {
+    const old = openDatabase(file);
+    old.exec(MIGRATIONS[0]!);
+    old.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
+    old.exec('PRAGMA user_version = 1');
+    old.exec('UPDATE vigil SET armed = 1, armed_at = 7 WHERE id = 1');
+    old.close();
+    // The recall side opens first (read-only): it must not refuse an older store.
+    const reader = openStore(file, { readonly: true });
+    assert.equal(readVigil(reader).armed, true);
+    assert.equal(countNotes(reader), 0, 'the newer tables exist');
+    reader.close();
+    const writer = openStore(file);
+    assert.equal(writer.prepare('PRAGMA user_version').get<{ user_version: number }>()!.user_version, SCHEMA_VERSION);
     writer.close();
   } finally {
     cleanup();

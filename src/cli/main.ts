@@ -61,6 +61,12 @@ for (const [name, what] of [
 }
 
 program
+  .command('mcp')
+  .description('serve MCP over stdio for an agent host (logs on stderr)')
+  .option('--root <dir>', 'the session folder (default: the working directory)')
+  .action(async (opts) => (await import('./commands/mcp.js')).mcp(opts));
+
+program
   .command('bench')
   .description('measure the cost of 10/100/1000-file bursts on temporary repositories')
   .option('--sizes <list>', 'burst sizes, comma-separated', '10,100,1000')

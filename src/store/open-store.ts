@@ -11,11 +11,29 @@ import { openDatabase, type Database } from './sqlite-adapter.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export interface OpenStoreOptions {
-  /** Open a read-only connection for recall (never migrates). @default false */
+  /** Open a read-only connection for recall (an older schema is migrated first). @default false */
   readonly?: boolean;
 }
 
 export function openStore(file: string, options: OpenStoreOptions = {}): Database {
+  if (options.readonly) {
+    try {
+      return openVerified(file, true);
+    } catch (err) {
+      if (!(err instanceof NeedsMigration)) throw err;
+      // A store written by an older Gardener: migrate it once (a short write), then read.
+      openVerified(file, false).close();
+      return openVerified(file, true);
+    }
+  }
+  return openVerified(file, false);
+}
+
+/** Internal: a read-only open found an older schema. */
+class NeedsMigration extends Error {}
+
+function openVerified(file: string, readonly: boolean): Database {
+  const options = { readonly };
   let db: Database;
   try {
     db = openDatabase(file, { readonly: options.readonly ?? false });
@@ -27,7 +45,7 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Databas
     return db;
   } catch (err) {
     db.close();
-    if (err instanceof StoreCorruptError || err instanceof StoreTooNewError) throw err;
+    if (err instanceof StoreCorruptError || err instanceof StoreTooNewError || err instanceof NeedsMigration) throw err;
     throw new StoreCorruptError(file, describe(err), { cause: err });
   }
 }
@@ -41,7 +59,7 @@ function verifyAndMigrate(db: Database, file: string, readonly: boolean): void {
   }
   if (version > SCHEMA_VERSION) throw new StoreTooNewError(file, version, SCHEMA_VERSION);
   if (readonly) {
-    if (version < SCHEMA_VERSION) throw new StoreCorruptError(file, `schema version ${version} needs a migration; open it once with write access`);
+    if (version < SCHEMA_VERSION) throw new NeedsMigration(`${file}: schema ${version} < ${SCHEMA_VERSION}`);
     return;
   }
   db.exec('PRAGMA journal_mode = WAL');

@@ -1,0 +1,186 @@
+/**
+ * Python definitions and imports, without a parser.
+ *
+ * Python's structure is its indentation, so the scanner keeps a stack of the open `class` and
+ * `def` blocks with their indent and pops it on each dedent: a `def` whose nearest open block is
+ * a class is that class's method, a `def` inside a `def` is local and not reported. Only logical
+ * line starts count: a line inside a triple-quoted string, inside open brackets, or after a
+ * backslash continuation is neither a definition nor a dedent. One character loop carries that
+ * state; the line tests are short regexes anchored at the first non-blank character.
+ *
+ * Python has no export keyword; a name is exported unless it starts with `_` (the convention
+ * `from m import *` and linters follow), and a member is exported only if its class is.
+ */
+import type { Extraction, ImportRef, SymbolDef } from './types.js';
+
+/** Python's tab stops (the tokenizer's rule): a tab advances the indent to the next multiple of 8. */
+const TAB_WIDTH = 8;
+
+const BLOCK_CLASS = 0;
+const BLOCK_DEF = 1;
+/** A block inside a function: nothing in it is visible from outside. */
+const BLOCK_LOCAL = 2;
+
+const SPECIAL = new Uint8Array(128);
+for (const ch of '#\'"()[]{}\\') SPECIAL[ch.charCodeAt(0)] = 1;
+
+const DEF = /^(?:async\s+)?def\s+([A-Za-z_\u00C0-\uFFFF][\w\u00C0-\uFFFF]*)/;
+const CLASS = /^class\s+([A-Za-z_\u00C0-\uFFFF][\w\u00C0-\uFFFF]*)/;
+const IMPORT = /^import\s+([^#;\n]+)/;
+// One class for dots and name characters: `\.*[\w.]*` would backtrack quadratically on a run of dots.
+const FROM_IMPORT = /^from\s+([\w.]+)\s+import\b/;
+/** Module-level constants by convention: UPPER_CASE names, optionally annotated. */
+const CONSTANT = /^([A-Z_][A-Z0-9_]*)\s*(?::[^=\n]*)?=(?!=)/;
+const TYPE_ALIAS = /^type\s+([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=/;
+const HAS_LETTER = /[A-Z]/;
+
+interface Block {
+  indent: number;
+  kind: number;
+  name: string;
+  exported: boolean;
+}
+
+export function extractPython(text: string): Extraction {
+  const symbols: SymbolDef[] = [];
+  const imports: ImportRef[] = [];
+  const blocks: Block[] = [];
+  const len = text.length;
+
+  // 0, or the quote character of the triple-quoted string the scan is inside.
+  let tripleQuote = 0;
+  let tripleEnd = 0;
+  let bracketDepth = 0;
+  let continued = false;
+
+  let lineNo = 0;
+  let pos = len > 0 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  while (pos <= len) {
+    lineNo++;
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = len;
+    const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+
+    if (tripleQuote === 0 && bracketDepth === 0 && !continued) {
+      let indent = 0;
+      let i = pos;
+      for (; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 32) indent++;
+        else if (c === 9) indent = (Math.floor(indent / TAB_WIDTH) + 1) * TAB_WIDTH;
+        else if (c !== 12) break;
+      }
+      const first = text.charCodeAt(i);
+      if (i < end && first !== 35) {
+        while (blocks.length > 0 && blocks[blocks.length - 1]!.indent >= indent) blocks.pop();
+        const top = blocks[blocks.length - 1];
+        // Only lines that can begin a definition or import are sliced and tested.
+        if ((first >= 97 && first <= 122) || (first >= 65 && first <= 90) || first === 95 || first > 127) {
+          const line = text.slice(i, end);
+          let m: RegExpExecArray | null;
+          if ((m = DEF.exec(line)) !== null) {
+            const name = m[1]!;
+            if (top === undefined) {
+              push(symbols, name, 'function', lineNo, isPublic(name), undefined);
+              blocks.push({ indent, kind: BLOCK_DEF, name, exported: isPublic(name) });
+            } else if (top.kind === BLOCK_CLASS) {
+              const exported = top.exported && isPublic(name);
+              push(symbols, name, 'method', lineNo, exported, top.name);
+              blocks.push({ indent, kind: BLOCK_DEF, name, exported });
+            } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
+          } else if ((m = CLASS.exec(line)) !== null) {
+            const name = m[1]!;
+            if (top === undefined || top.kind === BLOCK_CLASS) {
+              const exported = (top === undefined || top.exported) && isPublic(name);
+              push(symbols, name, 'class', lineNo, exported, top?.name);
+              blocks.push({ indent, kind: BLOCK_CLASS, name, exported });
+            } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
+          } else if ((m = FROM_IMPORT.exec(line)) !== null) {
+            imports.push({ module: m[1]!, line: lineNo });
+          } else if ((m = IMPORT.exec(line)) !== null) {
+            for (const part of m[1]!.split(',')) {
+              const module = part.trim().split(/\s/, 1)[0]!;
+              if (module.length > 0 && module !== '\\') imports.push({ module, line: lineNo });
+            }
+          } else if (top === undefined) {
+            if ((m = CONSTANT.exec(line)) !== null && HAS_LETTER.test(m[1]!)) {
+              push(symbols, m[1]!, 'const', lineNo, isPublic(m[1]!), undefined);
+            } else if ((m = TYPE_ALIAS.exec(line)) !== null) {
+              push(symbols, m[1]!, 'type', lineNo, isPublic(m[1]!), undefined);
+            }
+          }
+        }
+      }
+    }
+
+    // The character loop: strings, comments, brackets and continuations.
+    continued = false;
+    let k = pos;
+    while (k < end) {
+      if (tripleQuote !== 0) {
+        if (tripleEnd + 3 > end) {
+          k = end;
+          break;
+        }
+        k = tripleEnd + 3;
+        tripleQuote = 0;
+        continue;
+      }
+      const c = text.charCodeAt(k);
+      if (c >= 128 || SPECIAL[c] === 0) {
+        k++;
+        continue;
+      }
+      if (c === 35) break; // a comment runs to the end of the line
+      if (c === 39 || c === 34) {
+        if (text.charCodeAt(k + 1) === c && text.charCodeAt(k + 2) === c) {
+          const quote = c === 34 ? '"""' : "'''";
+          tripleEnd = text.indexOf(quote, k + 3);
+          if (tripleEnd < 0) tripleEnd = len;
+          tripleQuote = c;
+          k += 3;
+          continue;
+        }
+        k = skipQuoted(text, k, end, c) + 1;
+        continue;
+      }
+      if (c === 92) {
+        if (k + 1 >= end) continued = true;
+        k += 2;
+        continue;
+      }
+      if (c === 40 || c === 91 || c === 123) bracketDepth++;
+      else if (bracketDepth > 0) bracketDepth--;
+      k++;
+    }
+
+    if (nl >= len) break;
+    pos = nl + 1;
+  }
+  return { symbols, imports };
+}
+
+function isPublic(name: string): boolean {
+  return name.charCodeAt(0) !== 95;
+}
+
+function push(
+  symbols: SymbolDef[],
+  name: string,
+  kind: SymbolDef['kind'],
+  line: number,
+  exported: boolean,
+  parent: string | undefined,
+): void {
+  symbols.push(parent === undefined ? { name, kind, line, exported } : { name, kind, line, exported, parent });
+}
+
+/** Index of the quote closing the string opened at `open`, or `end` when the line ends first. */
+function skipQuoted(text: string, open: number, end: number, quote: number): number {
+  for (let i = open + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === quote) return i;
+  }
+  return end;
+}

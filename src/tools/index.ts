@@ -1,0 +1,31 @@
+/**
+ * Every tool, in list order. Late-armed tools come last and are held back by the session
+ * until the folder probe arms them, so they always arrive at the tail.
+ */
+import type { ToolDef } from '../dispatch/index.js';
+import { seekTool, northTool, bootMemoryTool, delegateTool } from './recall-tools.js';
+import { rememberTool, forgetTool } from './memory-tools.js';
+import { ingestTool, scanTool, scanAllTool } from './heavy-tools.js';
+import { sessionHandshakeTool, alertsListTool, alertsAckTool } from './session-tools.js';
+import { daemonStartTool, daemonStopTool, daemonStatusTool, changesTool } from './watched-tools.js';
+
+export const TOOLS: readonly ToolDef[] = [
+  seekTool,
+  northTool,
+  bootMemoryTool,
+  delegateTool,
+  rememberTool,
+  forgetTool,
+  ingestTool,
+  scanTool,
+  scanAllTool,
+  sessionHandshakeTool,
+  alertsListTool,
+  alertsAckTool,
+  daemonStartTool,
+  daemonStopTool,
+  daemonStatusTool,
+  changesTool,
+];
+
+export const LATE_TOOL_NAMES = TOOLS.filter((t) => t.late).map((t) => t.name);

@@ -1,0 +1,105 @@
+/**
+ * Late-armed verbs, for a folder that resolves to a brain: they are listed only once the
+ * folder probe says so (appended at the tail). `changes` also needs a git work tree.
+ * A folder unwatched later keeps them listed; they then answer with a clear refusal.
+ */
+import { z } from 'zod';
+import { defineTool } from '../dispatch/index.js';
+import { InvalidArgumentError } from '../errors.js';
+import { listRoots, readVigil, countBacklog, pendingAmong, type VigilState } from '../store/index.js';
+import type { Brain } from '../brain/index.js';
+import { runGit } from '../detect/index.js';
+import { freshnessOf } from './freshness.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function daemonView(brain: Brain, v: VigilState) {
+  return {
+    brain: brain.id,
+    armed: v.armed,
+    armed_at: iso(v.armedAt),
+    last_tick_at: iso(v.lastTickAt),
+    fresh_as_of: iso(v.lastAdvancedAt),
+    backlog: countBacklog(brain.reader),
+    tick_in_flight: v.tickInFlight,
+    live_watcher: false,
+    freshness:
+      'advances when seen: each tool call on an armed brain schedules a tick (recall verbs do not); ' +
+      'there is no live watcher, so nothing claims continuous monitoring',
+  };
+}
+
+export const daemonStartTool = defineTool({
+  name: 'daemon_start',
+  description: "Arm this folder's brain: tool traffic advances its freshness (persisted in the brain's store).",
+  traffic: 'skip',
+  late: 'watched',
+  input: z.object({}).strict(),
+  handler: async (_args, { session }) => {
+    const brain = session.requireBrain();
+    return daemonView(brain, await brain.writer.setArmed(true, Date.now()));
+  },
+});
+
+export const daemonStopTool = defineTool({
+  name: 'daemon_stop',
+  description: "Disarm this folder's brain.",
+  traffic: 'skip',
+  late: 'watched',
+  input: z.object({}).strict(),
+  handler: async (_args, { session }) => {
+    const brain = session.requireBrain();
+    return daemonView(brain, await brain.writer.setArmed(false, Date.now()));
+  },
+});
+
+export const daemonStatusTool = defineTool({
+  name: 'daemon_status',
+  description: "Whether this folder's brain is armed, and how fresh it honestly is.",
+  traffic: 'skip',
+  late: 'watched',
+  input: z.object({}).strict(),
+  handler: async (_args, { session }) => {
+    const brain = session.requireBrain();
+    return daemonView(brain, readVigil(brain.reader));
+  },
+});
+
+/** Most paths `changes` lists; the count stays exact. */
+export const MAX_CHANGES_LISTED = 1000;
+
+export const changesTool = defineTool({
+  name: 'changes',
+  description: 'Files changed since the last tick (or since a git ref), and whether each is still pending re-ingest.',
+  traffic: 'tick',
+  late: 'git',
+  input: z.object({ since: z.string().min(1).max(200).regex(/^[\w./@^~{}][\w./@^~{}-]*$/, 'since must be a git ref or commit').optional() }).strict(),
+  handler: async ({ since }, { session }) => {
+    const brain = session.requireBrain();
+    const out: { root: string; path: string; deleted: boolean; pending: boolean }[] = [];
+    let total = 0;
+    for (const root of listRoots(brain.reader)) {
+      if (root.backend === 'stat') continue;
+      const sinceRef = since ? await resolveRef(root.path, since) : root.sinceRef;
+      const detected = await brain.pool.detect({ root: root.path, backend: 'git', sinceRef, recheck: root.dirty, skip: brain.skipFor(root.path) });
+      const inBacklog = pendingAmong(brain.reader, root.id, detected.entries.map((e) => e.path));
+      const mapped = brain.reader.prepare('SELECT size, mtime_ms FROM files WHERE root_id = ? AND path = ?');
+      for (const e of detected.entries) {
+        const row = mapped.get<{ size: number; mtime_ms: number }>(root.id, e.path);
+        // Pending: queued, or the file on disk is not what the map holds.
+        const pending = inBacklog.has(e.path) || (e.deleted ? row !== undefined : !row || row.size !== e.size || row.mtime_ms !== e.mtimeMs);
+        // Without `since`, only what moved after the last tick counts as a change.
+        if (!since && !pending) continue;
+        total++;
+        if (out.length < MAX_CHANGES_LISTED) out.push({ root: root.path, path: e.path, deleted: e.deleted, pending });
+      }
+    }
+    return { since: since ?? 'the last tick', total, changes: out, freshness: freshnessOf(brain, out.filter((c) => c.pending).map((c) => c.path)) };
+  },
+});
+
+async function resolveRef(root: string, ref: string): Promise<string> {
+  const r = await runGit(['rev-parse', '--verify', '-q', `${ref}^{commit}`], { cwd: root });
+  if (r.code !== 0) throw new InvalidArgumentError(`since: "${ref}" is not a commit in ${root}`);
+  return r.stdout.toString('utf8').trim();
+}

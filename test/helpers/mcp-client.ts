@@ -1,0 +1,58 @@
+/**
+ * A real MCP client (the SDK's own `Client`) talking to the built `gardener mcp` over stdio.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+export interface GardenerClient {
+  client: Client;
+  transport: StdioClientTransport;
+  /** The server process id. */
+  pid: number;
+  /** How many notifications/tools/list_changed arrived. */
+  listChanged(): number;
+  /** Resolves at the next list_changed notification. */
+  nextListChanged(): Promise<void>;
+  stderr(): string;
+  /** Calls a tool and parses the JSON text of its result. */
+  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; value: any }>;
+  close(): Promise<void>;
+}
+
+export async function connectGardener(root: string, env: NodeJS.ProcessEnv): Promise<GardenerClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--root', root],
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client({ name: 'gardener-test', version: '0.0.0' });
+  let changed = 0;
+  let waiters: (() => void)[] = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    changed++;
+    const w = waiters;
+    waiters = [];
+    for (const f of w) f();
+  });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid!,
+    listChanged: () => changed,
+    nextListChanged: () => new Promise<void>((r) => waiters.push(r)),
+    stderr: () => stderr,
+    async call(name, args = {}) {
+      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
+      return { isError: r.isError === true, value: JSON.parse(r.content[0]!.text) };
+    },
+    close: () => client.close(),
+  };
+}
