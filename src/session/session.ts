@@ -117,7 +117,15 @@ export class Session {
   /** Anchors the session to a folder (after `ingest`) and asks the probe about it. */
   anchorTo(folder: string): void {
     this.#anchor = folder;
+    // The folder may have just become watched: an earlier answer about it is stale.
+    this.probe.forget(folder);
     this.askAbout(folder);
+  }
+
+  /** What the probe last said about the anchor: true/false, or null while it has not answered. */
+  watched(): boolean | null {
+    const answer = this.probe.peek(this.#anchor);
+    return answer ? answer.brainId !== null : null;
   }
 
   /** The brain covering the anchor, or null when none does. */

@@ -18,6 +18,7 @@ export const sessionHandshakeTool = defineTool({
         server_version: VERSION,
         session_folder: session.folder,
         anchor: session.anchor,
+        watched: session.watched(),
         brain: null,
         hint: 'no brain covers this folder: call ingest to create one',
       };
@@ -28,6 +29,7 @@ export const sessionHandshakeTool = defineTool({
       server_version: VERSION,
       session_folder: session.folder,
       anchor: session.anchor,
+      watched: session.watched(),
       brain: brain.id,
       armed: freshness.armed,
       backend: roots[0]?.backend ?? null,

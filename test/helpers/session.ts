@@ -1,0 +1,38 @@
+/**
+ * An in-process Session over a real brain, for testing the dispatch seam without a transport.
+ */
+import { FolderProbe } from '../../src/probe/index.js';
+import { Session } from '../../src/session/index.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { Vigils, type VigilOptions } from '../../src/vigil/index.js';
+import { dispatchTool, type ToolResult } from '../../src/dispatch/index.js';
+import type { Brains } from '../../src/brain/index.js';
+
+export interface TestSession {
+  session: Session;
+  vigils: Vigils;
+  dispatch(name: string, args?: Record<string, unknown>): Promise<ToolResult & { value: any }>;
+  close(): Promise<void>;
+}
+
+export function makeTestSession(brains: Brains, folder: string, vigil: VigilOptions = {}): TestSession {
+  const vigils = new Vigils({ log: () => {}, ...vigil });
+  const probe = new FolderProbe({
+    resolveBrain: async (f) => {
+      const hit = brains.registry().resolve(f);
+      return hit ? { brainId: hit.brain.id, armed: false } : null;
+    },
+  });
+  const session = new Session({ folder, brains, vigils, probe, tools: TOOLS, log: () => {} });
+  return {
+    session,
+    vigils,
+    dispatch: (name, args = {}) =>
+      dispatchTool(session.toolsByName, name, args, { session, signal: new AbortController().signal, progress: () => {} }),
+    async close() {
+      await session.close();
+      await probe.close();
+      await vigils.close();
+    },
+  };
+}
