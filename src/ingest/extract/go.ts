@@ -40,6 +40,9 @@ export function extractGo(text: string): Extraction {
   let resumeAt = 0;
   let braceDepth = 0;
   let parenDepth = 0;
+  // The parenthesis depth at each open brace, restored when it closes, so a `(` left open by a
+  // file saved mid-edit is forgotten at the end of its block.
+  const parensAtBrace: number[] = [];
   let group = GROUP_NONE;
 
   let lineNo = 0;
@@ -88,11 +91,13 @@ export function extractGo(text: string): Extraction {
     // The character loop: comments, strings, runes, raw strings, braces and parentheses.
     let k = resumeAt > pos ? resumeAt : pos;
     while (k < end) {
-      const c = text.charCodeAt(k);
-      if (c >= 128 || SPECIAL[c] === 0) {
-        k++;
-        continue;
+      // Most characters change no state: skip them in a tight loop.
+      let c = text.charCodeAt(k);
+      while (c >= 128 || SPECIAL[c] === 0) {
+        if (++k >= end) break;
+        c = text.charCodeAt(k);
       }
+      if (k >= end) break;
       switch (c) {
         case 47: {
           const next = text.charCodeAt(k + 1);
@@ -120,9 +125,13 @@ export function extractGo(text: string): Extraction {
         }
         case 123:
           braceDepth++;
+          parensAtBrace.push(parenDepth);
           break;
         case 125:
-          if (braceDepth > 0) braceDepth--;
+          if (braceDepth > 0) {
+            braceDepth--;
+            parenDepth = parensAtBrace.pop()!;
+          }
           break;
         case 40:
           parenDepth++;

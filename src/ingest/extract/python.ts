@@ -50,6 +50,8 @@ export function extractPython(text: string): Extraction {
   // 0, or the quote character of the triple-quoted string the scan is inside.
   let tripleQuote = 0;
   let tripleEnd = 0;
+  // 0, or the quote character of a one-line string continued by a backslash at the line's end.
+  let lineQuote = 0;
   let bracketDepth = 0;
   let continued = false;
 
@@ -61,7 +63,13 @@ export function extractPython(text: string): Extraction {
     if (nl < 0) nl = len;
     const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
 
-    if (tripleQuote === 0 && bracketDepth === 0 && !continued) {
+    if (tripleQuote === 0 && lineQuote === 0 && (bracketDepth > 0 || continued) && startsDefinition(text, pos, end)) {
+      // `def` and `class` are statements and never appear inside brackets: the bracket was left
+      // open (a file saved mid-edit), and forgetting it here keeps the rest of the file readable.
+      bracketDepth = 0;
+      continued = false;
+    }
+    if (tripleQuote === 0 && lineQuote === 0 && bracketDepth === 0 && !continued) {
       let indent = 0;
       let i = pos;
       for (; i < end; i++) {
@@ -74,40 +82,49 @@ export function extractPython(text: string): Extraction {
       if (i < end && first !== 35) {
         while (blocks.length > 0 && blocks[blocks.length - 1]!.indent >= indent) blocks.pop();
         const top = blocks[blocks.length - 1];
-        // Only lines that can begin a definition or import are sliced and tested.
-        if ((first >= 97 && first <= 122) || (first >= 65 && first <= 90) || first === 95 || first > 127) {
+        // Only lines whose first letter can begin a definition or an import are sliced and
+        // tested, each with the one pattern its first letter allows.
+        const candidate =
+          first === 97 || first === 99 || first === 100 || first === 102 || first === 105 ||
+          (top === undefined && ((first >= 65 && first <= 90) || first === 95 || first === 116));
+        if (candidate) {
           const line = text.slice(i, end);
           let m: RegExpExecArray | null;
-          if ((m = DEF.exec(line)) !== null) {
-            const name = m[1]!;
-            if (top === undefined) {
-              push(symbols, name, 'function', lineNo, isPublic(name), undefined);
-              blocks.push({ indent, kind: BLOCK_DEF, name, exported: isPublic(name) });
-            } else if (top.kind === BLOCK_CLASS) {
-              const exported = top.exported && isPublic(name);
-              push(symbols, name, 'method', lineNo, exported, top.name);
-              blocks.push({ indent, kind: BLOCK_DEF, name, exported });
-            } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
-          } else if ((m = CLASS.exec(line)) !== null) {
-            const name = m[1]!;
-            if (top === undefined || top.kind === BLOCK_CLASS) {
-              const exported = (top === undefined || top.exported) && isPublic(name);
-              push(symbols, name, 'class', lineNo, exported, top?.name);
-              blocks.push({ indent, kind: BLOCK_CLASS, name, exported });
-            } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
-          } else if ((m = FROM_IMPORT.exec(line)) !== null) {
-            imports.push({ module: m[1]!, line: lineNo });
-          } else if ((m = IMPORT.exec(line)) !== null) {
-            for (const part of m[1]!.split(',')) {
-              const module = part.trim().split(/\s/, 1)[0]!;
-              if (module.length > 0 && module !== '\\') imports.push({ module, line: lineNo });
+          if (first === 100 || first === 97) {
+            // def, async def
+            if ((m = DEF.exec(line)) !== null) {
+              const name = m[1]!;
+              if (top === undefined) {
+                push(symbols, name, 'function', lineNo, isPublic(name), undefined);
+                blocks.push({ indent, kind: BLOCK_DEF, name, exported: isPublic(name) });
+              } else if (top.kind === BLOCK_CLASS) {
+                const exported = top.exported && isPublic(name);
+                push(symbols, name, 'method', lineNo, exported, top.name);
+                blocks.push({ indent, kind: BLOCK_DEF, name, exported });
+              } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
             }
-          } else if (top === undefined) {
-            if ((m = CONSTANT.exec(line)) !== null && HAS_LETTER.test(m[1]!)) {
-              push(symbols, m[1]!, 'const', lineNo, isPublic(m[1]!), undefined);
-            } else if ((m = TYPE_ALIAS.exec(line)) !== null) {
-              push(symbols, m[1]!, 'type', lineNo, isPublic(m[1]!), undefined);
+          } else if (first === 99) {
+            if ((m = CLASS.exec(line)) !== null) {
+              const name = m[1]!;
+              if (top === undefined || top.kind === BLOCK_CLASS) {
+                const exported = (top === undefined || top.exported) && isPublic(name);
+                push(symbols, name, 'class', lineNo, exported, top?.name);
+                blocks.push({ indent, kind: BLOCK_CLASS, name, exported });
+              } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
             }
+          } else if (first === 102) {
+            if ((m = FROM_IMPORT.exec(line)) !== null) imports.push({ module: m[1]!, line: lineNo });
+          } else if (first === 105) {
+            if ((m = IMPORT.exec(line)) !== null) {
+              for (const part of m[1]!.split(',')) {
+                const module = part.trim().split(/\s/, 1)[0]!;
+                if (module.length > 0 && module !== '\\') imports.push({ module, line: lineNo });
+              }
+            }
+          } else if (first === 116) {
+            if ((m = TYPE_ALIAS.exec(line)) !== null) push(symbols, m[1]!, 'type', lineNo, isPublic(m[1]!), undefined);
+          } else if ((m = CONSTANT.exec(line)) !== null && HAS_LETTER.test(m[1]!)) {
+            push(symbols, m[1]!, 'const', lineNo, isPublic(m[1]!), undefined);
           }
         }
       }
@@ -116,6 +133,15 @@ export function extractPython(text: string): Extraction {
     // The character loop: strings, comments, brackets and continuations.
     continued = false;
     let k = pos;
+    if (lineQuote !== 0) {
+      const quote = lineQuote;
+      lineQuote = 0;
+      k = skipQuoted(text, k - 1, end, quote);
+      if (k < 0) {
+        lineQuote = quote;
+        k = end;
+      } else k++;
+    }
     while (k < end) {
       if (tripleQuote !== 0) {
         if (tripleEnd + 3 > end) {
@@ -126,11 +152,13 @@ export function extractPython(text: string): Extraction {
         tripleQuote = 0;
         continue;
       }
-      const c = text.charCodeAt(k);
-      if (c >= 128 || SPECIAL[c] === 0) {
-        k++;
-        continue;
+      // Most characters change no state: skip them in a tight loop.
+      let c = text.charCodeAt(k);
+      while (c >= 128 || SPECIAL[c] === 0) {
+        if (++k >= end) break;
+        c = text.charCodeAt(k);
       }
+      if (k >= end) break;
       if (c === 35) break; // a comment runs to the end of the line
       if (c === 39 || c === 34) {
         if (text.charCodeAt(k + 1) === c && text.charCodeAt(k + 2) === c) {
@@ -141,7 +169,12 @@ export function extractPython(text: string): Extraction {
           k += 3;
           continue;
         }
-        k = skipQuoted(text, k, end, c) + 1;
+        const close = skipQuoted(text, k, end, c);
+        if (close < 0) {
+          lineQuote = c;
+          break;
+        }
+        k = close + 1;
         continue;
       }
       if (c === 92) {
@@ -160,6 +193,16 @@ export function extractPython(text: string): Extraction {
   return { symbols, imports };
 }
 
+const DEFINITION_START = /^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+[A-Za-z_\u00C0-\uFFFF]/;
+
+/** Whether the line from `start` to `end` begins a `def` or `class` (checked only inside brackets). */
+function startsDefinition(text: string, start: number, end: number): boolean {
+  const c = text.charCodeAt(start);
+  // Most continuation lines start with neither; skip the slice for them.
+  if (c !== 32 && c !== 9 && c !== 97 && c !== 99 && c !== 100) return false;
+  return DEFINITION_START.test(text.slice(start, Math.min(end, start + 200)));
+}
+
 function isPublic(name: string): boolean {
   return name.charCodeAt(0) !== 95;
 }
@@ -175,12 +218,17 @@ function push(
   symbols.push(parent === undefined ? { name, kind, line, exported } : { name, kind, line, exported, parent });
 }
 
-/** Index of the quote closing the string opened at `open`, or `end` when the line ends first. */
+/**
+ * Index of the quote closing the string opened at `open`; `end` when the line ends first (an
+ * unterminated string), or -1 when a backslash at the line's end continues it on the next line.
+ */
 function skipQuoted(text: string, open: number, end: number, quote: number): number {
   for (let i = open + 1; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === quote) return i;
+    if (c === 92) {
+      if (i + 1 >= end) return -1;
+      i++;
+    } else if (c === quote) return i;
   }
   return end;
 }

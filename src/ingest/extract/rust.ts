@@ -67,6 +67,9 @@ export function extractRust(text: string): Extraction {
   let resumeAt = 0;
   let parenDepth = 0;
   const kinds: number[] = [];
+  // The parenthesis depth at each open brace, restored when it closes, so a `(` left open by a
+  // file saved mid-edit is forgotten at the end of its block.
+  const parensAtBrace: number[] = [];
   const frames: Frame[] = [];
   let pendingKind = SCOPE_BLOCK;
   let pendingFrame: Frame | undefined;
@@ -91,7 +94,7 @@ export function extractRust(text: string): Extraction {
         useText += ' ' + stripLineComment(text.slice(i, end));
         useText = finishUse(useText, useLine, imports);
         if (useText === '') useLine = 0;
-      } else if (i < end && first >= 97 && first <= 122) {
+      } else if (i < end && first >= 97 && first <= 122 && (!inBody(kinds) || mayImport(first))) {
         const top = kinds.length === 0 ? -1 : kinds[kinds.length - 1]!;
         const frame = top === SCOPE_BLOCK || top === -1 ? undefined : frames[frames.length - 1]!;
         let line = text.slice(i, end);
@@ -110,6 +113,8 @@ export function extractRust(text: string): Extraction {
           } else if (word === 'extern') {
             const crate = EXTERN_CRATE.exec(rest);
             if (crate !== null) imports.push({ module: crate[1]!, line: lineNo });
+          } else if (parenDepth !== 0) {
+            // An argument list left open: no item starts inside one.
           } else if (top === -1 || top === SCOPE_MOD) {
             if (word === 'impl') {
               pendingKind = SCOPE_IMPL;
@@ -126,7 +131,7 @@ export function extractRust(text: string): Extraction {
                 }
               }
             }
-          } else if (word === 'fn' && parenDepth === 0) {
+          } else if (word === 'fn' && top !== SCOPE_BLOCK) {
             const name = NAME.exec(rest);
             if (name !== null) {
               const visible = top === SCOPE_TRAIT ? frame!.exported : frame!.traitImpl || exported;
@@ -160,7 +165,9 @@ export function extractRust(text: string): Extraction {
         continue;
       }
       if (c >= 128 || SPECIAL[c] === 0) {
-        k++;
+        // Most characters change no state: skip them in a tight loop.
+        do k++;
+        while (k < end && (text.charCodeAt(k) >= 128 || SPECIAL[text.charCodeAt(k)] === 0));
         continue;
       }
       switch (c) {
@@ -199,11 +206,13 @@ export function extractRust(text: string): Extraction {
             frames.push(pendingFrame!);
             pendingKind = SCOPE_BLOCK;
           } else kinds.push(SCOPE_BLOCK);
+          parensAtBrace.push(parenDepth);
           break;
         case 125:
           if (kinds.length > 0) {
             if (frames.length > 0 && frames[frames.length - 1]!.depth === kinds.length) frames.pop();
             kinds.pop();
+            parenDepth = parensAtBrace.pop()!;
           }
           break;
         case 40:
@@ -224,6 +233,15 @@ export function extractRust(text: string): Extraction {
     pos = nl + 1;
   }
   return { symbols, imports };
+}
+
+function inBody(kinds: number[]): boolean {
+  return kinds.length > 0 && kinds[kinds.length - 1] === SCOPE_BLOCK;
+}
+
+/** In a function body only `use`, `pub use` and `extern crate` lines can matter. */
+function mayImport(first: number): boolean {
+  return first === 117 || first === 112 || first === 101;
 }
 
 function push(
