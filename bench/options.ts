@@ -1,0 +1,63 @@
+/**
+ * The bench's options, checked once before anything is written to disk: a bad value is an
+ * InvalidArgumentError naming the option and the value received (CLI exit code 2).
+ */
+import { InvalidArgumentError } from '../src/errors.js';
+
+/** Most base files: 8 KB each, so 100 000 is 800 MB of temp files, past which we measure the disk. */
+export const MAX_BASE_FILES = 100_000;
+/** Most runs per size: medians settle long before this; more only burns time. */
+export const MAX_RUNS = 100;
+
+export interface BenchOptions {
+  /** Burst sizes, in files, in the order they run. @default [10, 100, 1000] */
+  sizes: readonly number[];
+  /** Files in the base repository. @default 5000 */
+  baseFiles: number;
+  /** Runs per size; medians are reported. @default 3 */
+  runs: number;
+}
+
+export interface RawBenchOptions {
+  sizes?: unknown;
+  baseFiles?: unknown;
+  runs?: unknown;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `"${value}"` : `${String(value)} (${typeof value})`;
+}
+
+function integer(option: string, value: unknown, min: number, max: number): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new InvalidArgumentError(`${option} must be an integer from ${min} to ${max}, got ${describe(value)}`);
+  }
+  return n;
+}
+
+/** Parses and checks the CLI's strings (numbers are accepted too); returns frozen options. */
+export function parseBenchOptions(raw: RawBenchOptions): BenchOptions {
+  const baseFiles = integer('--base-files', raw.baseFiles ?? '5000', 1, MAX_BASE_FILES);
+  const runs = integer('--runs', raw.runs ?? '3', 1, MAX_RUNS);
+  const list = raw.sizes ?? '10,100,1000';
+  if (typeof list !== 'string' && !Array.isArray(list)) {
+    throw new InvalidArgumentError(`--sizes must be a comma-separated list of burst sizes, got ${describe(list)}`);
+  }
+  const items = typeof list === 'string' ? list.split(',') : (list as unknown[]);
+  const sizes: number[] = [];
+  for (const item of items) {
+    let size: number;
+    try {
+      size = integer('--sizes', item, 1, baseFiles);
+    } catch {
+      throw new InvalidArgumentError(
+        `--sizes must be a comma-separated list of integers from 1 to --base-files (${baseFiles}), got ${describe(list)}`,
+      );
+    }
+    if (sizes.includes(size)) throw new InvalidArgumentError(`--sizes lists ${size} twice, got ${describe(list)}`);
+    sizes.push(size);
+  }
+  return Object.freeze({ sizes: Object.freeze(sizes), baseFiles, runs });
+}

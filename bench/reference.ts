@@ -1,0 +1,44 @@
+/**
+ * The numbers we are measured against: the system Gardener replaces (DESIGN.md section 9,
+ * measured on a laptop, git backend, budget 32) and the targets the bench issue set.
+ */
+
+export interface ReferenceBurst {
+  size: number;
+  /** The detection tick, in ms. */
+  detect_ms: number;
+  /** Extra ticks it needed to drain the backlog. */
+  drain_ticks: number;
+  /** Time of those drain ticks, in ms. */
+  drain_ms: number;
+  total_ms: number;
+  per_file_ms: number;
+}
+
+export const REFERENCE_BURSTS: readonly ReferenceBurst[] = [
+  { size: 10, detect_ms: 357, drain_ticks: 0, drain_ms: 0, total_ms: 357, per_file_ms: 35.7 },
+  { size: 100, detect_ms: 1189, drain_ticks: 3, drain_ms: 2477, total_ms: 3666, per_file_ms: 36.7 },
+  { size: 1000, detect_ms: 8673, drain_ticks: 31, drain_ms: 50899, total_ms: 59573, per_file_ms: 59.6 },
+];
+
+/** "Its whole bench process peaked at ~3.7 GB RSS". */
+export const REFERENCE_PEAK_RSS_MB = 3700;
+
+export const REFERENCE = {
+  source: 'DESIGN.md section 9: the system we replace, measured on a laptop, git backend, budget 32',
+  bursts: REFERENCE_BURSTS,
+  peak_rss_mb: REFERENCE_PEAK_RSS_MB,
+} as const;
+
+/** Wall time of one tick that ingests a whole burst, in ms, by burst size. */
+export const BURST_TARGET_MS: Readonly<Record<number, number>> = { 10: 30, 100: 60, 1000: 300 };
+/** A tick may cost at most this multiple of the floor (bare git status + one-thread read+hash). */
+export const FLOOR_RATIO_TARGET = 6;
+/** Main-thread event-loop delay p99 during the 1000-file tick, in ms. */
+export const LOOP_DELAY_P99_TARGET_MS = 5;
+/** The burst size the loop-delay target is set for. */
+export const LOOP_DELAY_TARGET_SIZE = 1000;
+/** Peak RSS of the whole bench process, in MB. */
+export const PEAK_RSS_TARGET_MB = 200;
+/** An idle tick may cost at most this multiple of a bare `git status`. */
+export const IDLE_RATIO_TARGET = 1.5;

@@ -1,0 +1,131 @@
+/**
+ * `gardener bench` from start to end: a temporary folder holding the generated repository and
+ * a private GARDENER_HOME (the user's brains are never touched), a full ingest, an armed brain
+ * and a warm pool, then the bursts, the idle tick and the process's peak RSS. The folder is
+ * removed in `finally`, and on SIGINT/SIGTERM before the process exits.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, platform, arch, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Brains } from '../src/brain/index.js';
+import { runTick } from '../src/vigil/index.js';
+import { makeBenchRepo } from './fixtures/make-repo.js';
+import { FloorMeter } from './floor.js';
+import { StageClock } from './stage-clock.js';
+import type { BenchOptions } from './options.js';
+import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
+
+export interface Machine {
+  cpus: number;
+  cpu_model: string;
+  available_parallelism: number;
+  total_mem_mb: number;
+  platform: string;
+  arch: string;
+  os_release: string;
+  runtime: string;
+  node_version: string;
+  git_version: string;
+  pool_threads: number;
+}
+
+export interface BenchResult {
+  date: string;
+  options: BenchOptions;
+  machine: Machine;
+  /** The first full ingest of the base repository (an inventory tick), for context. */
+  ingest: { files: number; ms: number; batches: number };
+  bursts: BurstResult[];
+  idle: IdleResult;
+  /** The process's peak RSS so far after the repository was made, after it was ingested, and at the end, in MB. */
+  rssAfterRepoMb: number;
+  rssAfterIngestMb: number;
+  peakRssMb: number;
+}
+
+/** Peak resident set size of the whole process (worker threads included), in MB. */
+function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024; // maxRSS is in KB
+}
+
+function describeMachine(poolThreads: number): Machine {
+  const list = cpus();
+  const bun = (process.versions as Record<string, string | undefined>).bun;
+  let git = 'unknown';
+  try {
+    git = execFileSync('git', ['--version'], { encoding: 'utf8' }).trim().replace(/^git version /, '');
+  } catch {
+    // Reported as unknown; the bench itself fails later if git is really missing.
+  }
+  return {
+    cpus: list.length,
+    cpu_model: list[0]?.model.trim() ?? 'unknown',
+    available_parallelism: availableParallelism(),
+    total_mem_mb: Math.round(totalmem() / (1 << 20)),
+    platform: platform(),
+    arch: arch(),
+    os_release: release(),
+    runtime: bun ? `bun ${bun}` : `node ${process.version}`,
+    node_version: process.version,
+    git_version: git,
+    pool_threads: poolThreads,
+  };
+}
+
+export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<BenchResult> {
+  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'gardener-bench-')));
+  const removeTemp = () => rmSync(parent, { recursive: true, force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`${signal}: removing ${parent}`);
+    removeTemp();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let brains: Brains | undefined;
+  try {
+    log(`making a repository of ${options.baseFiles} files in ${parent}`);
+    let t0 = performance.now();
+    const repo = await makeBenchRepo(parent, options.baseFiles);
+    const rssAfterRepoMb = peakRssMb();
+    log(`  made and committed in ${Math.round(performance.now() - t0)} ms`);
+
+    brains = new Brains({ home: join(parent, 'home') });
+    brains.pool.warm();
+    const { brain } = await brains.ensure(repo.dir);
+    t0 = performance.now();
+    const first = await runTick(brain, { inventory: true });
+    const ingestMs = performance.now() - t0;
+    if (first.drained !== options.baseFiles || first.backlogLeft !== 0) {
+      throw new Error(`bench: the first ingest drained ${first.drained} of ${options.baseFiles} files and left ${first.backlogLeft}`);
+    }
+    log(`ingested ${first.drained} files in ${Math.round(ingestMs)} ms (${first.batches} batches)`);
+    await brain.writer.setArmed(true, Date.now());
+    const rssAfterIngestMb = peakRssMb();
+
+    const ctx = { brain, repo, floor: await FloorMeter.create(), clock: new StageClock(brain), log };
+    await warmUp(ctx, options.baseFiles);
+    const bursts = await measureBursts(ctx, options.sizes, options.runs);
+    const idle = await measureIdle(ctx, options.runs);
+    return {
+      date: new Date().toISOString(),
+      options,
+      machine: describeMachine(brains.pool.maxThreads),
+      ingest: { files: first.drained, ms: ingestMs, batches: first.batches },
+      bursts,
+      idle,
+      rssAfterRepoMb,
+      rssAfterIngestMb,
+      peakRssMb: peakRssMb(),
+    };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    try {
+      await brains?.close();
+    } finally {
+      removeTemp();
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * `gardener bench --json` is read by scripts (scripts/update-bench-doc.mjs, CI): its stdout is
+ * exactly one JSON object whose named fields stay, every burst is fully drained, it cleans up
+ * after itself, and bad options are refused before anything is made. Kept small (one 10-file
+ * burst on 200 files): CI machines have 2 cores.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** Generous bound for a 200-file bench on a slow 2-core machine, in ms. */
+const BENCH_TIMEOUT_MS = 120_000;
+
+function runCli(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: BENCH_TIMEOUT_MS });
+  if (r.error) throw r.error;
+  return r;
+}
+
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+describe('gardener bench --json', () => {
+  it('prints one JSON object with a median row per size, every burst path drained, and leaves nothing behind', { timeout: BENCH_TIMEOUT_MS }, () => {
+    // The bench's temp folder comes from os.tmpdir() (TMPDIR), and it must never touch GARDENER_HOME.
+    const sandbox = mkdtempSync(join(tmpdir(), 'gardener-bench-test-'));
+    try {
+      const tmp = join(sandbox, 'tmp');
+      const home = join(sandbox, 'home-never-created');
+      mkdirSync(tmp);
+      const r = runCli(['bench', '--sizes', '10', '--base-files', '200', '--runs', '1', '--json'], {
+        ...process.env,
+        TMPDIR: tmp,
+        GARDENER_HOME: home,
+      });
+      assert.equal(r.status, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as Record<string, unknown>;
+
+      assert.ok(Array.isArray(out.runs));
+      assert.equal(out.runs.length, 1);
+      const run = out.runs[0] as Record<string, unknown>;
+      for (const key of ['size', 'detect_ms', 'drain_ms', 'batches', 'total_ms', 'per_file_ms', 'floor_ms', 'loop_delay_p99_ms']) {
+        assert.ok(isNumber(run[key]), `runs[0].${key} is a number, got ${JSON.stringify(run[key])}`);
+      }
+      assert.equal(run.size, 10);
+      assert.equal(run.drained, 10, 'every path of the burst was drained');
+      assert.equal(run.detected, 10);
+      assert.ok((run.batches as number) >= 1);
+      assert.ok((run.total_ms as number) > 0 && (run.floor_ms as number) > 0);
+      assert.ok((run.total_ms as number) >= (run.detect_ms as number), 'the tick contains its detection');
+      assert.ok(Math.abs((run.per_file_ms as number) - (run.total_ms as number) / 10) < 0.01);
+      assert.ok((run.loop_delay_p99_ms as number) >= 0);
+
+      assert.ok(isNumber(out.peak_rss_mb) && out.peak_rss_mb > 0);
+      const reference = out.reference as { bursts: { size: number; total_ms: number; per_file_ms: number }[]; peak_rss_mb: number };
+      assert.deepEqual(reference.bursts.map((b) => [b.size, b.total_ms, b.per_file_ms]), [
+        [10, 357, 35.7],
+        [100, 3666, 36.7],
+        [1000, 59573, 59.6],
+      ]);
+      assert.ok(isNumber(reference.peak_rss_mb));
+      assert.equal(out.base_files, 200);
+      assert.ok(isNumber(out.idle_tick_ms) && isNumber(out.git_status_ms));
+      for (const t of out.targets as { status: string }[]) assert.ok(['met', 'missed', 'not measured'].includes(t.status));
+
+      assert.deepEqual(readdirSync(tmp), [], 'the temporary repository and home were removed');
+      assert.equal(existsSync(home), false, "GARDENER_HOME was not touched");
+    } finally {
+      rmSync(sandbox, { recursive: true, force: true });
+    }
+  });
+
+  for (const [option, value] of [
+    ['--sizes', '0'],
+    ['--sizes', '10,abc'],
+    ['--runs', 'abc'],
+    ['--base-files', '-5'],
+  ] as const) {
+    it(`refuses ${option} ${value} with exit code 2 and a message naming the option`, () => {
+      const r = runCli(['bench', option, value, '--json']);
+      assert.equal(r.status, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, new RegExp(`${option}.*"${value}"`));
+    });
+  }
+});
