@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -169,19 +169,25 @@ test('a result whose backlog item is already gone is skipped, never applied twic
   }
 });
 
-test('seek ranks symbol definitions before plain text and finds the line of a text hit', () => {
+test('seek ranks symbol definitions before plain text and reads the line of a text hit from the file', () => {
   const { file, cleanup } = tempFile();
+  const rootDir = mkdtempSync(join(tmpdir(), 'gardener-root-'));
   try {
+    const parser = 'import x\n\nexport function parseConfig() {}\n';
+    const notes = 'intro\nwe call parseConfig from main\nparseConfig again parseConfig\n';
+    mkdirSync(join(rootDir, 'src'));
+    writeFileSync(join(rootDir, 'src/parser.ts'), parser);
+    writeFileSync(join(rootDir, 'src/notes.md'), notes);
     const db = openStore(file);
-    const root = ensureRoot(db, '/repo', 1);
+    const root = ensureRoot(db, rootDir, 1);
     pushChanges(db, root, detected([
       { path: 'src/parser.ts', size: 1, mtimeMs: 1, deleted: false },
       { path: 'src/notes.md', size: 1, mtimeMs: 1, deleted: false },
     ]), 1);
     const items = peekBacklog(db, 0, 10);
     commitResults(db, [
-      ingested(items[0]!.id, root, 'src/parser.ts', 'import x\n\nexport function parseConfig() {}\n', [{ name: 'parseConfig', line: 3 }]),
-      ingested(items[1]!.id, root, 'src/notes.md', 'intro\nwe call parseConfig from main\nparseConfig again parseConfig\n'),
+      ingested(items[0]!.id, root, 'src/parser.ts', parser, [{ name: 'parseConfig', line: 3 }]),
+      ingested(items[1]!.id, root, 'src/notes.md', notes),
     ], 2);
     const hits = seek(db, 'parseConfig');
     assert.equal(hits[0]!.path, 'src/parser.ts');
@@ -191,11 +197,14 @@ test('seek ranks symbol definitions before plain text and finds the line of a te
     assert.ok(text, 'the text hit is there');
     assert.equal(text!.line, 2);
     assert.ok(hits[0]!.score > text!.score);
+    assert.equal(seek(db, 'PARSECONFIG')[0]!.symbol, 'parseConfig', 'names match whatever the case');
     assert.deepEqual(seek(db, 'parse').map((h) => h.symbol)[0], 'parseConfig', 'a prefix finds the definition');
     assert.deepEqual(seek(db, '   '), []);
+    assert.equal(readStatus(db).symbols, 1);
     db.close();
   } finally {
     cleanup();
+    rmSync(rootDir, { recursive: true, force: true });
   }
 });
 

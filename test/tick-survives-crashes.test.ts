@@ -24,7 +24,8 @@ test('a process killed mid-drain loses nothing, and its stale tick_in_flight doe
   try {
     const { brain } = await t.brains.ensure(repo.dir);
     await runTick(brain, { inventory: true });
-    for (const [p, c] of Object.entries(sourceFiles(100, 'burst/b'))) repo.write(p, c);
+    // More than one commit's worth (MAX_FILES_PER_COMMIT), so the kill lands mid-drain.
+    for (const [p, c] of Object.entries(sourceFiles(400, 'burst/b'))) repo.write(p, c);
     await t.brains.close(); // the child owns the brain now
 
     const died = await runChild(t.home, repo.dir, 'die-after-batch');
@@ -34,7 +35,7 @@ test('a process killed mid-drain loses nothing, and its stale tick_in_flight doe
     const left = countBacklog(db);
     const vigil = readVigil(db);
     db.close();
-    assert.ok(left > 0 && left < 100, `part of the burst was committed, the rest waits (left ${left})`);
+    assert.ok(left > 0 && left < 400, `part of the burst was committed, the rest waits (left ${left})`);
     assert.equal(vigil.tickInFlight, true, 'the killed process left its lease behind');
 
     const after = await runChild(t.home, repo.dir, 'tick');
@@ -43,7 +44,7 @@ test('a process killed mid-drain loses nothing, and its stale tick_in_flight doe
     assert.equal(report.busyOwnerPid, undefined, 'the dead owner does not wedge the tick');
     assert.equal(report.backlogLeft, 0);
     const check = openStore(brain.file);
-    assert.equal(readStatus(check).files, 102, 'every file of the burst is in the map');
+    assert.equal(readStatus(check).files, 402, 'every file of the burst is in the map');
     assert.equal(readVigil(check).tickInFlight, false);
     check.close();
   } finally {

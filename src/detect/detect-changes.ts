@@ -73,6 +73,15 @@ export function checkDetectRequest(req: DetectRequest): void {
 export async function detectChanges(req: DetectRequest, signal?: AbortSignal): Promise<DetectResult> {
   checkDetectRequest(req);
   if (req.backend === 'stat') return detectStat(req, signal);
+  if (req.knownWorkTree) {
+    // The common tick: the root was a work tree last time, so skip one git launch. Should
+    // git now disagree (the .git folder went away, git was uninstalled), take the long way.
+    try {
+      return await detectGit(req, signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+    }
+  }
   const probe = await probeWorkTree(req, signal);
   if (probe.kind === 'work_tree') {
     const result = await detectGit(req, signal);

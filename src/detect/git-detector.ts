@@ -16,7 +16,7 @@
  * Every candidate is then filtered by the noise policy and lstat'ed (see stat-paths.ts).
  */
 import { decodePath } from '../paths/path-bytes.js';
-import { AbortedError } from '../errors.js';
+import { AbortedError, GitError } from '../errors.js';
 import { parseDiffNameStatus, parseLsFiles, parseStatusV2 } from './git-status-parser.js';
 import { runGit, runGitOk, type GitOutput, type RunGitOptions } from './run-git.js';
 import { makeSkipFilter } from './skip-dirs.js';
@@ -29,6 +29,20 @@ const OBJECT_NAME = /^[0-9a-f]{4,64}$/i;
 /** Drops the one newline git ends a single-value answer with, keeping every other byte. */
 function chompLine(out: Buffer): Buffer {
   return out.length > 0 && out[out.length - 1] === 0x0a ? out.subarray(0, -1) : out;
+}
+
+/** Each root's path below its repository's top, as `rev-parse --show-prefix` said it. */
+const PREFIX_BY_ROOT = new Map<string, string>();
+
+/** HEAD from the `# branch.oid <sha>` header of `status --branch`; null for `(initial)`. */
+function branchOid(out: Buffer): string | null {
+  const marker = Buffer.from('# branch.oid ');
+  if (out.subarray(0, marker.length).equals(marker)) {
+    const end = out.indexOf(0, marker.length);
+    const oid = out.subarray(marker.length, end < 0 ? undefined : end).toString('latin1');
+    return OBJECT_NAME.test(oid) ? oid : null;
+  }
+  return null;
 }
 
 /** Detects changes under `req.root` with git. Throws GitError when git fails, AbortedError on abort. */
@@ -45,47 +59,49 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
     }
   };
 
-  const [prefixOut, headOut] = await timed(
+  // One round trip in the common case: status (with `--branch` for HEAD) beside the prefix,
+  // which is cached per root for the worker's life (a root does not move inside its repo).
+  const cachedPrefix = PREFIX_BY_ROOT.get(req.root);
+  const [statusOut, prefixOut] = await timed(
     Promise.all([
-      runGitOk(['rev-parse', '--show-prefix'], opts),
-      runGit(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], opts),
+      runGitOk(
+        ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
+        opts,
+      ),
+      cachedPrefix === undefined ? runGitOk(['rev-parse', '--show-prefix'], opts) : null,
     ]),
   );
-  const prefix = decodePath(chompLine(prefixOut.stdout));
-  const head = headOut.code === 0 ? chompLine(headOut.stdout).toString('latin1') : null;
+  const prefix = cachedPrefix ?? decodePath(chompLine(prefixOut!.stdout));
+  PREFIX_BY_ROOT.set(req.root, prefix);
+  const head = branchOid(statusOut.stdout);
 
   let inventory = req.inventory === true || req.sinceRef === null;
   let fallback: DetectFallback = null;
-  let diffFrom: string | null = null;
+  let diffOut: GitOutput | null = null;
   if (!inventory && req.sinceRef !== head) {
     const since = req.sinceRef!;
-    const exists =
-      OBJECT_NAME.test(since) && (await timed(runGit(['cat-file', '-e', `${since}^{commit}`], opts))).code === 0;
-    if (!exists) {
+    if (!OBJECT_NAME.test(since)) {
       fallback = 'since_ref_missing';
       inventory = true;
     } else if (head === null) {
-      // An orphan branch (HEAD unborn, sinceRef alive): nothing to diff against, list it all.
+      // An orphan branch (HEAD unborn): nothing to diff against, list it all.
       inventory = true;
     } else {
-      diffFrom = since;
+      // No separate existence check: a vanished since_ref makes the diff fail, and only then
+      // do we pay for telling why.
+      const diff = await timed(
+        runGit(['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', '--relative', since, head, '--', '.'], opts),
+      );
+      if (diff.code === 0) diffOut = diff;
+      else if ((await timed(runGit(['cat-file', '-e', `${since}^{commit}`], opts))).code !== 0) {
+        fallback = 'since_ref_missing';
+        inventory = true;
+      } else {
+        throw new GitError(`git diff ${since} ${head} failed in ${req.root}: ${diff.stderr.trim()}`);
+      }
     }
   }
-
-  const pending: [Promise<GitOutput>, Promise<GitOutput> | null, Promise<GitOutput> | null] = [
-    runGitOk(
-      ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
-      opts,
-    ),
-    inventory ? runGitOk(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'], opts) : null,
-    diffFrom !== null && head !== null
-      ? runGitOk(
-          ['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', '--relative', diffFrom, head, '--', '.'],
-          opts,
-        )
-      : null,
-  ];
-  const [statusOut, listOut, diffOut] = await timed(Promise.all(pending));
+  const listOut = inventory ? await timed(runGitOk(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'], opts)) : null;
 
   const isSkipped = makeSkipFilter(req.skip);
   // A trailing '/' names a nested repository or an unpopulated submodule: never a file.

@@ -26,6 +26,11 @@ export interface DetectRequest {
   skip: string[];
   /** List every file under the root (first ingest, or a fallback). @default false */
   inventory?: boolean;
+  /**
+   * The root was a git work tree at the last look: skip the `--is-inside-work-tree` launch
+   * and go straight to status (falling back as usual if git says otherwise). @default false
+   */
+  knownWorkTree?: boolean;
   /** The git executable, a name looked up on PATH or an absolute path. @default 'git' */
   gitBinary?: string;
   /** Bound on each git process, in milliseconds. @default 30_000 */

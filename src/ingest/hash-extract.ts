@@ -7,9 +7,11 @@
  * deletion. A symlink is never followed (it leaves the map like a deletion). A file that
  * cannot be read (EACCES, EISDIR…) is reported as failed and the batch goes on. Binary files
  * and files over `maxIndexBytes` are hashed but their text is not indexed.
+ *
+ * The file system calls are synchronous on purpose: this runs on a dedicated pool thread, and
+ * four async round trips through libuv's shared thread pool per file cost more than the reads.
  */
-import { open } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import xxhash from 'xxhash-wasm';
 import { joinFsPath } from '../paths/path-bytes.js';
 import { languageOf } from './language.js';
@@ -31,38 +33,38 @@ function hasher() {
 export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[]> {
   const api = await hasher();
   const out: FileResult[] = [];
-  for (const item of task.items) out.push(await processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
+  for (const item of task.items) out.push(processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
   return out;
 }
 
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 const hex = (h: bigint) => h.toString(16).padStart(16, '0');
 
-async function processOne(
+function processOne(
   root: string,
   item: BacklogItem,
   maxIndexBytes: number,
   api: Hasher,
-): Promise<FileResult> {
+): FileResult {
   const base = { id: item.id, rootId: item.rootId, path: item.path };
-  let handle;
+  let fd: number;
   try {
     // O_NOFOLLOW: a symlink fails with ELOOP instead of being followed out of the root.
-    handle = await open(joinFsPath(root, item.path), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(joinFsPath(root, item.path), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { ...base, status: 'deleted' };
     return { ...base, status: 'failed', code, message: (err as Error).message };
   }
   try {
-    const st = await handle.stat();
+    const st = fstatSync(fd);
     if (!st.isFile()) return { ...base, status: 'deleted' };
     if (st.size > maxIndexBytes) {
       // Oversized: hashed in chunks, never held whole, never indexed or extracted.
       const h = api.create64();
       const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
       for (;;) {
-        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
         if (bytesRead === 0) break;
         h.update(chunk.subarray(0, bytesRead));
       }
@@ -70,7 +72,7 @@ async function processOne(
       if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
       return { ...base, status: 'ingested', size: st.size, mtimeMs: st.mtimeMs, hash, language: languageOf(item.path), lines: 0, content: null, symbols: [], imports: [] };
     }
-    const bytes = await handle.readFile();
+    const bytes = readFileSync(fd);
     const hash = hex(api.h64Raw(bytes));
     if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
     const binary = bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
@@ -93,7 +95,7 @@ async function processOne(
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
     return { ...base, status: 'failed', code, message: (err as Error).message };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -1,11 +1,12 @@
 /**
- * Applies ingest results to the code map: files, symbols, imports and the full-text index,
+ * Applies ingest results to the code map: file rows (with their definitions and imports) and
+ * the full-text index,
  * and removes each item from the backlog in the same transaction. An item already gone from
  * the backlog (another process committed it first) is skipped, so two writers never ingest a
  * path twice.
  */
 import type { Database } from './sqlite-adapter.js';
-import type { FileResult } from '../../workers/types.js';
+import type { FileResult, IngestedResult } from '../../workers/types.js';
 import { recordAlert } from './alerts.js';
 
 export interface CommitOutcome {
@@ -39,11 +40,7 @@ export function commitResults(db: Database, results: FileResult[], now: number):
         break;
       case 'ingested': {
         const id = upsertFile(db, existing, r.rootId, r.path, r, now);
-        if (existing !== undefined) clearDerived(db, id);
-        const sym = db.prepare('INSERT INTO symbols (file_id, name, kind, line, exported, parent) VALUES (?, ?, ?, ?, ?, ?)');
-        for (const s of r.symbols) sym.run(id, s.name, s.kind, s.line, s.exported ? 1 : 0, s.parent ?? null);
-        const imp = db.prepare('INSERT INTO imports (file_id, module, line) VALUES (?, ?, ?)');
-        for (const i of r.imports) imp.run(id, i.module, i.line);
+        if (existing !== undefined) db.prepare('DELETE FROM fts WHERE rowid = ?').run(id);
         db.prepare('INSERT INTO fts (rowid, path, symbols, content) VALUES (?, ?, ?, ?)').run(
           id,
           r.path,
@@ -63,34 +60,24 @@ export function commitResults(db: Database, results: FileResult[], now: number):
   return out;
 }
 
-function upsertFile(
-  db: Database,
-  existing: number | undefined,
-  rootId: number,
-  path: string,
-  r: { size: number; mtimeMs: number; hash: string; language: string | null; lines: number; content: string | null },
-  now: number,
-): number {
+function upsertFile(db: Database, existing: number | undefined, rootId: number, path: string, r: IngestedResult, now: number): number {
   const indexed = r.content === null ? 0 : 1;
+  const symbols = JSON.stringify(r.symbols);
+  const imports = JSON.stringify(r.imports);
   if (existing !== undefined) {
-    db.prepare('UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, ingested_at = ? WHERE id = ?').run(
-      r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, now, existing,
-    );
+    db.prepare(
+      'UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, symbol_count = ?, symbols = ?, imports = ?, ingested_at = ? WHERE id = ?',
+    ).run(r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbols.length, symbols, imports, now, existing);
     return existing;
   }
   db.prepare(
-    'INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, now);
+    `INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, symbol_count, symbols, imports, ingested_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbols.length, symbols, imports, now);
   return db.prepare('SELECT last_insert_rowid() AS id').get<{ id: number }>()!.id;
 }
 
-function clearDerived(db: Database, id: number): void {
-  db.prepare('DELETE FROM symbols WHERE file_id = ?').run(id);
-  db.prepare('DELETE FROM imports WHERE file_id = ?').run(id);
-  db.prepare('DELETE FROM fts WHERE rowid = ?').run(id);
-}
-
 function removeFile(db: Database, id: number): void {
-  clearDerived(db, id);
+  db.prepare('DELETE FROM fts WHERE rowid = ?').run(id);
   db.prepare('DELETE FROM files WHERE id = ?').run(id);
 }

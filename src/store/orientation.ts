@@ -6,6 +6,7 @@
  */
 import { posix } from 'node:path';
 import type { Database } from './sqlite-adapter.js';
+import type { ImportRef, SymbolDef } from '../ingest/extract/types.js';
 
 export interface FolderSummary {
   folder: string;
@@ -23,22 +24,18 @@ const stem = (p: string) => p.replace(/\.[A-Za-z0-9]+$/, '').replace(/\/index$/,
 
 /** How many files import each mapped file, by root-relative path. */
 export function importCounts(db: Database): Map<string, number> {
-  const files = db.prepare('SELECT id, path FROM files').all<{ id: number; path: string }>();
+  const files = db.prepare('SELECT path, imports FROM files').all<{ path: string; imports: string }>();
   const byStem = new Map<string, string>();
   for (const f of files) if (!byStem.has(stem(f.path))) byStem.set(stem(f.path), f.path);
-  const pathById = new Map(files.map((f) => [f.id, f.path]));
   const counts = new Map<string, number>();
-  const seen = new Set<string>();
-  for (const row of db.prepare('SELECT file_id, module FROM imports').all<{ file_id: number; module: string }>()) {
-    if (!row.module.startsWith('.')) continue;
-    const from = pathById.get(row.file_id);
-    if (!from) continue;
-    const target = byStem.get(stem(posix.normalize(posix.join(posix.dirname(from), row.module))));
-    if (!target || target === from) continue;
-    const edge = `${row.file_id}\0${target}`;
-    if (seen.has(edge)) continue;
-    seen.add(edge);
-    counts.set(target, (counts.get(target) ?? 0) + 1);
+  for (const f of files) {
+    const targets = new Set<string>();
+    for (const imp of JSON.parse(f.imports) as ImportRef[]) {
+      if (!imp.module.startsWith('.')) continue;
+      const target = byStem.get(stem(posix.normalize(posix.join(posix.dirname(f.path), imp.module))));
+      if (target && target !== f.path) targets.add(target);
+    }
+    for (const t of targets) counts.set(t, (counts.get(t) ?? 0) + 1);
   }
   return counts;
 }
@@ -68,11 +65,10 @@ export function topFolders(db: Database, limit: number, perFolder: number): Fold
 
 /** The definitions of one file, in line order. */
 export function symbolsOf(db: Database, rootId: number, path: string, limit: number): { name: string; kind: string; line: number; exported: boolean }[] {
-  return db
-    .prepare(
-      `SELECT s.name, s.kind, s.line, s.exported FROM symbols s JOIN files f ON f.id = s.file_id
-        WHERE f.root_id = ? AND f.path = ? ORDER BY s.line LIMIT ?`,
-    )
-    .all<{ name: string; kind: string; line: number; exported: number }>(rootId, path, limit)
-    .map((s) => ({ ...s, exported: s.exported === 1 }));
+  const row = db.prepare('SELECT symbols FROM files WHERE root_id = ? AND path = ?').get<{ symbols: string }>(rootId, path);
+  if (!row) return [];
+  return (JSON.parse(row.symbols) as SymbolDef[])
+    .sort((a, b) => a.line - b.line)
+    .slice(0, limit)
+    .map((s) => ({ name: s.name, kind: s.kind, line: s.line, exported: s.exported }));
 }

@@ -21,6 +21,9 @@ export const MIGRATIONS: readonly string[] = [
     fallback TEXT,
     added_at INTEGER NOT NULL
   );
+  -- Definitions and imports live on the file row as JSON: one row per file instead of ~30
+  -- (the per-row inserts cost more than the full-text index; measured in docs/benchmarks.md).
+  -- Names are found through the full-text index's \`symbols\` column.
   CREATE TABLE files (
     id INTEGER PRIMARY KEY,
     root_id INTEGER NOT NULL REFERENCES roots(id),
@@ -31,23 +34,19 @@ export const MIGRATIONS: readonly string[] = [
     language TEXT,
     lines INTEGER NOT NULL DEFAULT 0,
     indexed INTEGER NOT NULL DEFAULT 0,
+    symbol_count INTEGER NOT NULL DEFAULT 0,
+    symbols TEXT NOT NULL DEFAULT '[]',
+    imports TEXT NOT NULL DEFAULT '[]',
     ingested_at INTEGER NOT NULL,
     UNIQUE (root_id, path)
   );
-  CREATE TABLE symbols (
-    file_id INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    line INTEGER NOT NULL,
-    exported INTEGER NOT NULL,
-    parent TEXT
+  -- Contentless: the text is indexed, not stored a second time (the file on disk is the text;
+  -- a hit's line is read from it). Rows are deleted by rowid (contentless_delete).
+  CREATE VIRTUAL TABLE fts USING fts5(
+    path, symbols, content,
+    content = '', contentless_delete = 1,
+    tokenize = "unicode61 tokenchars '_'"
   );
-  CREATE INDEX symbols_by_file ON symbols(file_id);
-  CREATE INDEX symbols_by_name ON symbols(name COLLATE NOCASE);
-  CREATE TABLE imports (file_id INTEGER NOT NULL, module TEXT NOT NULL, line INTEGER NOT NULL);
-  CREATE INDEX imports_by_file ON imports(file_id);
-  CREATE INDEX imports_by_module ON imports(module);
-  CREATE VIRTUAL TABLE fts USING fts5(path, symbols, content, tokenize = "unicode61 tokenchars '_'");
   CREATE TABLE backlog (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     root_id INTEGER NOT NULL,

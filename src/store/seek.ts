@@ -1,11 +1,18 @@
 /**
  * Recall over the code map: symbol definitions first, then full-text hits.
  *
- * Scores are comparable across the two: a symbol hit scores ≥ 1 (3 exact, 2 prefix, plus a
- * little for exported definitions), a text hit scores in (0, 1) from FTS5's bm25. So symbols
- * always rank before plain text, and within each group the better match comes first.
+ * Scores are comparable across the two: a symbol hit scores ≥ 1 (3 exact name, 2 prefix,
+ * +0.1 when exported), a text hit scores in (0, 1) from FTS5's bm25. So symbols always rank
+ * before plain text, and within each group the better match comes first.
+ *
+ * Names are found through the full-text index's `symbols` column (case-folded tokens), then
+ * confirmed against the file row's definitions. The index is contentless, so a text hit's
+ * line is read from the file itself (a bounded read of a few returned files, never a walk).
  */
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { joinFsPath } from '../paths/path-bytes.js';
 import type { Database } from './sqlite-adapter.js';
+import type { SymbolDef } from '../ingest/extract/types.js';
 
 export interface SeekOptions {
   /** Most hits to return. @default 20 */
@@ -22,57 +29,58 @@ export interface SeekHit {
   score: number;
 }
 
-/** Longest content we scan to find a text hit's line, in characters. */
-const LINE_SCAN_CHARS = 1 << 20;
+/** Files whose definitions are checked per query: enough for any useful page of results. */
+const SYMBOL_CANDIDATE_FILES = 200;
+/** How much of a file is read to find a text hit's line, in bytes. */
+const LINE_SCAN_BYTES = 256 * 1024;
 
 export function seek(db: Database, query: string, options: SeekOptions = {}): SeekHit[] {
   const limit = options.limit ?? 20;
   const terms = tokenize(query);
   if (terms.length === 0) return [];
+  const lowered = terms.map((t) => t.toLowerCase());
   const hits: SeekHit[] = [];
   const seen = new Set<string>();
   const add = (h: SeekHit) => {
     const key = `${h.rootId}\0${h.path}\0${h.line}\0${h.symbol ?? ''}`;
-    if (seen.has(key) || hits.length >= limit * 4) return;
+    if (seen.has(key)) return;
     seen.add(key);
     hits.push(h);
   };
-  const symbolSql = `SELECT f.root_id AS rootId, f.path, s.line, s.name, s.kind, s.exported
-                       FROM symbols s JOIN files f ON f.id = s.file_id
-                      WHERE %WHERE% ORDER BY s.exported DESC, f.path LIMIT ?`;
-  // Both forms use the NOCASE index on symbols.name; LIKE would scan.
-  const exactSql = symbolSql.replace('%WHERE%', 's.name = ? COLLATE NOCASE');
-  const prefixSql = symbolSql.replace('%WHERE%', 's.name > ? COLLATE NOCASE AND s.name < ? COLLATE NOCASE');
-  type SymRow = { rootId: number; path: string; line: number; name: string; kind: string; exported: number };
-  for (const term of terms) {
-    for (const r of db.prepare(exactSql).all<SymRow>(term, limit)) {
-      add({ rootId: r.rootId, path: r.path, line: r.line, symbol: r.name, kind: r.kind, score: 3 + r.exported * 0.1 });
-    }
-    for (const r of db.prepare(prefixSql).all<SymRow>(term, `${term}\u{10FFFF}`, limit)) {
-      add({ rootId: r.rootId, path: r.path, line: r.line, symbol: r.name, kind: r.kind, score: 2 + r.exported * 0.1 });
-    }
-  }
-  const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' ');
-  const textRows = db
+
+  type FileRow = { id: number; rootId: number; path: string; symbols: string; root: string };
+  const candidates = db
     .prepare(
-      `SELECT f.root_id AS rootId, f.path, bm25(fts, 4.0, 2.0, 1.0) AS rank, fts.content AS content
-         FROM fts JOIN files f ON f.id = fts.rowid
-        WHERE fts MATCH ? ORDER BY rank LIMIT ?`,
+      `SELECT f.id, f.root_id AS rootId, f.path, f.symbols, r.path AS root
+         FROM fts JOIN files f ON f.id = fts.rowid JOIN roots r ON r.id = f.root_id
+        WHERE fts MATCH ? ORDER BY bm25(fts, 0.0, 1.0, 0.0) LIMIT ?`,
     )
-    .all<{ rootId: number; path: string; rank: number; content: string }>(match, limit);
-  for (const r of textRows) {
-    const magnitude = Math.abs(r.rank);
-    add({
-      rootId: r.rootId,
-      path: r.path,
-      line: firstLineWith(r.content, terms),
-      symbol: null,
-      kind: null,
-      score: magnitude / (1 + magnitude),
-    });
+    .all<FileRow>(`symbols : (${terms.map((t) => `${quote(t)}*`).join(' OR ')})`, SYMBOL_CANDIDATE_FILES);
+  for (const row of candidates) {
+    for (const s of JSON.parse(row.symbols) as SymbolDef[]) {
+      const name = s.name.toLowerCase();
+      const exported = s.exported ? 0.1 : 0;
+      if (lowered.includes(name)) add({ rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind, score: 3 + exported });
+      else if (lowered.some((t) => name.startsWith(t))) add({ rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind, score: 2 + exported });
+    }
   }
-  hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.line - b.line);
-  return hits.slice(0, limit);
+  hits.sort(byScore);
+  hits.length = Math.min(hits.length, limit);
+
+  const textSql = `SELECT f.root_id AS rootId, f.path, r.path AS root, bm25(fts, 4.0, 2.0, 1.0) AS rank
+                     FROM fts JOIN files f ON f.id = fts.rowid JOIN roots r ON r.id = f.root_id
+                    WHERE fts MATCH ? ORDER BY rank LIMIT ?`;
+  type TextRow = { rootId: number; path: string; root: string; rank: number };
+  let textRows = db.prepare(textSql).all<TextRow>(terms.map((t) => `${quote(t)}*`).join(' AND '), limit);
+  if (textRows.length === 0 && terms.length > 1) {
+    textRows = db.prepare(textSql).all<TextRow>(terms.map((t) => `${quote(t)}*`).join(' OR '), limit);
+  }
+  for (const r of textRows) {
+    if (hits.length >= limit) break;
+    const magnitude = Math.abs(r.rank);
+    add({ rootId: r.rootId, path: r.path, line: lineOf(r.root, r.path, lowered), symbol: null, kind: null, score: magnitude / (1 + magnitude) });
+  }
+  return hits.sort(byScore);
 }
 
 /** Identifier-like terms of the query; punctuation is a separator. */
@@ -80,12 +88,29 @@ export function tokenize(query: string): string[] {
   return [...new Set(query.split(/[^\p{L}\p{N}_]+/u).filter(Boolean))].slice(0, 16);
 }
 
-function firstLineWith(content: string, terms: string[]): number {
-  const text = content.length > LINE_SCAN_CHARS ? content.slice(0, LINE_SCAN_CHARS) : content;
-  const lower = text.toLowerCase();
+const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
+
+function byScore(a: SeekHit, b: SeekHit): number {
+  return b.score - a.score || a.path.localeCompare(b.path) || a.line - b.line;
+}
+
+/** The first line of the file on disk that contains a term (1 when none, or unreadable). */
+function lineOf(root: string, path: string, lowered: string[]): number {
+  let text: string;
+  try {
+    const fd = openSync(joinFsPath(root, path), constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const buf = Buffer.allocUnsafe(LINE_SCAN_BYTES);
+      text = buf.toString('utf8', 0, readSync(fd, buf, 0, LINE_SCAN_BYTES, 0)).toLowerCase();
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return 1;
+  }
   let best = -1;
-  for (const t of terms) {
-    const at = lower.indexOf(t.toLowerCase());
+  for (const t of lowered) {
+    const at = text.indexOf(t);
     if (at >= 0 && (best < 0 || at < best)) best = at;
   }
   if (best < 0) return 1;

@@ -14,8 +14,8 @@ export function readStatus(db: Database): BrainStats {
   const n = (sql: string) => db.prepare(sql).get<{ n: number }>()!.n;
   return {
     files: n('SELECT count(*) AS n FROM files'),
-    symbols: n('SELECT count(*) AS n FROM symbols'),
-    imports: n('SELECT count(*) AS n FROM imports'),
+    symbols: n('SELECT coalesce(sum(symbol_count), 0) AS n FROM files'),
+    imports: n('SELECT coalesce(sum(json_array_length(imports)), 0) AS n FROM files'),
     backlog: countBacklog(db),
     alerts: n('SELECT count(*) AS n FROM alerts WHERE acked_at IS NULL'),
   };

@@ -76,6 +76,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
         {
           root: root.path,
           backend: 'auto',
+          knownWorkTree: root.backend === 'git',
           sinceRef: root.sinceRef,
           recheck: [...root.dirty, ...(options.recheck?.[root.path] ?? [])],
           skip: brain.skipFor(root.path),
@@ -108,6 +109,22 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
   }
 }
 
+/** Pool batches queued ahead of the writer, beyond one per pool thread, so it never idles. */
+const EXTRA_BATCHES_IN_FLIGHT = 2;
+/**
+ * Most files committed in one writer transaction. Batches that finished while the writer was
+ * busy are committed together (group commit): fewer transactions and index segments, while a
+ * single transaction stays short.
+ */
+export const MAX_FILES_PER_COMMIT = 256;
+
+interface Slot {
+  promise: Promise<HashExtractOutput>;
+  settled: boolean;
+  out?: HashExtractOutput;
+  err?: unknown;
+}
+
 async function drain(
   brain: Brain,
   roots: { id: number; path: string }[],
@@ -119,9 +136,9 @@ async function drain(
   const writer = brain.writer;
   const rootPaths: Record<number, string> = Object.fromEntries(roots.map((r) => [r.id, r.path]));
   const maxIndexBytes = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
-  const depth = brain.pool.maxThreads;
+  const depth = brain.pool.maxThreads + EXTRA_BATCHES_IN_FLIGHT;
   const total = await writer.countBacklog();
-  const inflight: Promise<HashExtractOutput>[] = [];
+  const inflight: Slot[] = [];
   let after = 0;
   let exhausted = false;
   const refill = async () => {
@@ -132,17 +149,28 @@ async function drain(
         break;
       }
       after = items[items.length - 1]!.id;
-      const p = brain.pool.hashExtract({ roots: rootPaths, items, maxIndexBytes }, options.signal);
-      p.catch(() => {}); // awaited in order below; never an unhandled rejection meanwhile
-      inflight.push(p);
+      const slot: Slot = { promise: brain.pool.hashExtract({ roots: rootPaths, items, maxIndexBytes }, options.signal), settled: false };
+      slot.promise.then(
+        (out) => Object.assign(slot, { out, settled: true }),
+        (err) => Object.assign(slot, { err, settled: true }),
+      );
+      inflight.push(slot);
     }
   };
   await refill();
   while (inflight.length > 0) {
     throwIfAborted(options.signal);
-    const { results } = await inflight.shift()!;
+    await inflight[0]!.promise.catch(() => {});
+    // Everything already finished, in backlog order, goes into one commit.
+    const results: FileResult[] = [];
+    while (inflight.length > 0 && inflight[0]!.settled && results.length < MAX_FILES_PER_COMMIT) {
+      const slot = inflight.shift()!;
+      if (slot.err !== undefined) throw slot.err;
+      results.push(...slot.out!.results);
+      report.batches++;
+    }
     await refill();
-    const committed = await writer.commitResults(results satisfies FileResult[], now());
+    const committed = await writer.commitResults(results, now());
     report.drained += results.length - committed.skipped;
     if (options.collectChanges) {
       report.changed ??= [];
@@ -152,7 +180,6 @@ async function drain(
         }
       }
     }
-    report.batches++;
     options.onProgress?.(report.drained, Math.max(total, report.drained));
   }
 }
