@@ -11,6 +11,7 @@ import * as Comlink from 'comlink';
 import { nodeEndpoint } from './node-endpoint.js';
 import { WorkerCrashedError, WorkerTimeoutError, InvalidArgumentError } from '../errors.js';
 import type { StoreWriter } from '../../workers/store-writer.js';
+import { WORKER_RESOURCE_LIMITS } from './worker-pool.js';
 
 /** Bound on one writer call. A transaction of one 32-file batch takes milliseconds. */
 export const STORE_CALL_TIMEOUT_MS = 60_000;
@@ -93,7 +94,7 @@ export class StoreWriterClient {
   #ensure(): Live {
     if (this.#closed) throw new WorkerCrashedError('store-writer (closed)');
     if (this.#live) return this.#live;
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_RESOURCE_LIMITS });
     const remote = Comlink.wrap<StoreWriter>(nodeEndpoint(worker));
     const dead = new Promise<never>((_, reject) => {
       const fail = (cause?: unknown) => {

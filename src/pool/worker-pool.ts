@@ -19,6 +19,14 @@ export const BATCH_TIMEOUT_MS = 120_000;
 /** Pool threads: the machines we target have 2 cores; more threads only contend. */
 export const DEFAULT_POOL_THREADS = Math.max(1, Math.min(4, availableParallelism()));
 
+/**
+ * Heap limits for worker threads. A worker's young generation defaults to tens of MB, which
+ * a burst's strings fill before any GC; a small one collects them early and keeps the
+ * process's peak RSS down (measured in docs/benchmarks.md). The old generation stays
+ * generous: one batch of `max_files` files at the 1 MiB index cap fits many times over.
+ */
+export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 } as const;
+
 export interface WorkerPoolOptions {
   /** Most pool threads. @default DEFAULT_POOL_THREADS */
   maxThreads?: number;
@@ -59,7 +67,12 @@ export class WorkerPool {
   }
 
   #ensure(): Piscina {
-    this.#pool ??= new Piscina({ maxThreads: this.maxThreads, minThreads: Math.min(this.maxThreads, 2), idleTimeout: 30_000 });
+    this.#pool ??= new Piscina({
+      maxThreads: this.maxThreads,
+      minThreads: Math.min(this.maxThreads, 2),
+      idleTimeout: 30_000,
+      resourceLimits: WORKER_RESOURCE_LIMITS,
+    });
     return this.#pool;
   }
 
