@@ -16,12 +16,16 @@ export interface BenchOptions {
   baseFiles: number;
   /** Runs per size; medians are reported. @default 3 */
   runs: number;
+  /** Measure MCP cold `initialize` (plain and with a parked git) and server-side `seek` latency. @default true */
+  mcp: boolean;
 }
 
 export interface RawBenchOptions {
   sizes?: unknown;
   baseFiles?: unknown;
   runs?: unknown;
+  /** `false` from `--no-mcp`. */
+  mcp?: unknown;
 }
 
 function describe(value: unknown): string {
@@ -59,5 +63,7 @@ export function parseBenchOptions(raw: RawBenchOptions): BenchOptions {
     if (sizes.includes(size)) throw new InvalidArgumentError(`--sizes lists ${size} twice, got ${describe(list)}`);
     sizes.push(size);
   }
-  return Object.freeze({ sizes: Object.freeze(sizes), baseFiles, runs });
+  const mcp = raw.mcp ?? true;
+  if (typeof mcp !== 'boolean') throw new InvalidArgumentError(`--no-mcp takes no value, got ${describe(mcp)}`);
+  return Object.freeze({ sizes: Object.freeze(sizes), baseFiles, runs, mcp });
 }

@@ -42,3 +42,7 @@ export const LOOP_DELAY_TARGET_SIZE = 1000;
 export const PEAK_RSS_TARGET_MB = 200;
 /** An idle tick may cost at most this multiple of a bare `git status`. */
 export const IDLE_RATIO_TARGET = 1.5;
+/** Cold `initialize` of `gardener mcp` may cost at most this multiple of a minimal SDK stdio server's, both with and without a parked git. */
+export const INITIALIZE_RATIO_TARGET = 1.15;
+/** Server-side `seek` p99, idle and while a drain runs, in ms. */
+export const SEEK_P99_TARGET_MS = 10;

@@ -7,11 +7,13 @@ import {
   BURST_TARGET_MS,
   FLOOR_RATIO_TARGET,
   IDLE_RATIO_TARGET,
+  INITIALIZE_RATIO_TARGET,
   LOOP_DELAY_P99_TARGET_MS,
   LOOP_DELAY_TARGET_SIZE,
   PEAK_RSS_TARGET_MB,
   REFERENCE,
   REFERENCE_BURSTS,
+  SEEK_P99_TARGET_MS,
 } from './reference.js';
 import type { BenchResult, Machine } from './run-bench.js';
 
@@ -37,6 +39,37 @@ export interface BenchJsonRun {
   total_ms_max: number;
 }
 
+/** The MCP part. A number is null when its half could not be measured (`not_measured` says why). */
+export interface BenchJsonMcp {
+  /** Medians of spawn → `initialize` result, in ms: gardener mcp, the minimal SDK server, gardener with a parked git. */
+  initialize_ms: number | null;
+  baseline_initialize_ms: number | null;
+  initialize_ratio: number | null;
+  parked_git_initialize_ms: number | null;
+  parked_git_ratio: number | null;
+  /** Server-side seek latency (dispatchTool + the result's JSON text), in ms. */
+  seek_idle_p50_ms: number | null;
+  seek_idle_p99_ms: number | null;
+  seek_drain_p50_ms: number | null;
+  seek_drain_p99_ms: number | null;
+  /** Queries that ran while the tick drained the burst. */
+  seek_drain_queries: number | null;
+  initialize_runs: number | null;
+  initialize_method: string | null;
+  /** Every sample, in run order, in ms. */
+  initialize_samples_ms: { gardener: number[]; baseline: number[]; parked_git: number[] } | null;
+  parked_git_launches: number | null;
+  parked_git_left_behind: number | null;
+  seek_queries: number | null;
+  seek_idle_max_ms: number | null;
+  seek_drain_max_ms: number | null;
+  seek_drain_burst_files: number | null;
+  seek_drain_tick_ms: number | null;
+  /** The bench process's peak RSS at the end of the MCP part, in MB (`peak_rss_mb` is taken before it). */
+  peak_rss_mb: number;
+  not_measured: string[];
+}
+
 export interface BenchTarget {
   target: string;
   limit: number;
@@ -60,6 +93,8 @@ export interface BenchJson {
   base_files: number;
   runs_per_size: number;
   ingest: { files: number; ms: number; batches: number };
+  /** Null when skipped with `--no-mcp`. */
+  mcp: BenchJsonMcp | null;
   targets: BenchTarget[];
   machine: Machine;
   date: string;
@@ -67,6 +102,38 @@ export interface BenchJson {
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r2 = (x: number) => Math.round(x * 100) / 100;
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+function mcpJson(result: BenchResult): BenchJsonMcp | null {
+  const mcp = result.mcp;
+  if (!mcp) return null;
+  const i = mcp.initialize;
+  const s = mcp.seek;
+  return {
+    initialize_ms: i ? r2(i.gardenerMs) : null,
+    baseline_initialize_ms: i ? r2(i.baselineMs) : null,
+    initialize_ratio: i ? r3(i.gardenerMs / i.baselineMs) : null,
+    parked_git_initialize_ms: i ? r2(i.parkedGitMs) : null,
+    parked_git_ratio: i ? r3(i.parkedGitMs / i.baselineMs) : null,
+    seek_idle_p50_ms: s ? r3(s.idle.p50) : null,
+    seek_idle_p99_ms: s ? r3(s.idle.p99) : null,
+    seek_drain_p50_ms: s ? r3(s.drain.p50) : null,
+    seek_drain_p99_ms: s ? r3(s.drain.p99) : null,
+    seek_drain_queries: s ? s.drain.samples : null,
+    initialize_runs: i ? i.runs : null,
+    initialize_method: i ? i.method : null,
+    initialize_samples_ms: i ? { gardener: i.samples.gardener.map(r2), baseline: i.samples.baseline.map(r2), parked_git: i.samples.parkedGit.map(r2) } : null,
+    parked_git_launches: i ? i.parkedGitLaunches : null,
+    parked_git_left_behind: i ? i.parkedGitLeftBehind : null,
+    seek_queries: s ? s.queries : null,
+    seek_idle_max_ms: s ? r3(s.idle.max) : null,
+    seek_drain_max_ms: s ? r3(s.drain.max) : null,
+    seek_drain_burst_files: s ? s.drainBurstFiles : null,
+    seek_drain_tick_ms: s ? r1(s.drainTickMs) : null,
+    peak_rss_mb: r1(result.peakRssAfterMcpMb ?? result.peakRssMb),
+    not_measured: mcp.notMeasured,
+  };
+}
 
 export function toJson(result: BenchResult): BenchJson {
   const runs = result.bursts.map((b): BenchJsonRun => {
@@ -107,6 +174,7 @@ export function toJson(result: BenchResult): BenchJson {
     base_files: result.options.baseFiles,
     runs_per_size: result.options.runs,
     ingest: { files: result.ingest.files, ms: r1(result.ingest.ms), batches: result.ingest.batches },
+    mcp: mcpJson(result),
     machine: result.machine,
     date: result.date,
   };
@@ -136,6 +204,11 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
   );
   targets.push(judge(`peak RSS ≤ ${PEAK_RSS_TARGET_MB} MB`, json.peak_rss_mb, PEAK_RSS_TARGET_MB, 'MB'));
   targets.push(judge(`idle tick ≤ ${IDLE_RATIO_TARGET}× git status`, json.idle_ratio, IDLE_RATIO_TARGET, 'x'));
+  const mcp = json.mcp;
+  targets.push(judge(`MCP cold initialize ≤ ${INITIALIZE_RATIO_TARGET}× a minimal SDK server`, mcp?.initialize_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
+  targets.push(judge(`MCP initialize with a parked git ≤ ${INITIALIZE_RATIO_TARGET}× the same baseline`, mcp?.parked_git_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
+  targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms idle`, mcp?.seek_idle_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
+  targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms during a drain`, mcp?.seek_drain_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
   return targets;
 }
 
@@ -148,7 +221,52 @@ export function formatTable(header: string[], rows: (string | number)[][]): stri
 }
 
 const fmt = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
-const valueText = (t: BenchTarget) => (t.value === null ? '—' : `${fmt(t.value)}${t.unit === 'x' ? '×' : ` ${t.unit}`}`);
+/** Small latencies (seek) keep two decimals; ratios two as well, their targets sit close to 1. */
+const fmtMs = (x: number) => (x >= 10 ? fmt(x) : x.toFixed(2));
+const valueText = (t: BenchTarget) => (t.value === null ? '—' : t.unit === 'x' ? `${t.value.toFixed(2)}×` : `${t.unit === 'ms' ? fmtMs(t.value) : fmt(t.value)} ${t.unit}`);
+
+function mcpLines(json: BenchJson): string[] {
+  const mcp = json.mcp;
+  if (!mcp) return ['MCP: skipped (--no-mcp)'];
+  const lines: string[] = [];
+  if (mcp.initialize_ms !== null) {
+    lines.push(`MCP cold initialize (${json.machine.runtime}; medians of ${mcp.initialize_runs} interleaved runs each; ${mcp.initialize_method}):`);
+    const samples = mcp.initialize_samples_ms!;
+    const row = (name: string, ms: number, of: number[], ratio: number | null) => [
+      name,
+      fmt(ms),
+      fmt(Math.min(...of)),
+      fmt(Math.max(...of)),
+      ratio === null ? '—' : `${ratio.toFixed(2)}×`,
+    ];
+    lines.push(
+      ...formatTable(
+        ['server', 'initialize ms', 'min ms', 'max ms', 'vs baseline'],
+        [
+          row('minimal SDK stdio server (baseline)', mcp.baseline_initialize_ms!, samples.baseline, null),
+          row('gardener mcp', mcp.initialize_ms, samples.gardener, mcp.initialize_ratio),
+          row('gardener mcp, git parked', mcp.parked_git_initialize_ms!, samples.parked_git, mcp.parked_git_ratio),
+        ],
+      ),
+    );
+    lines.push(`parked gits: ${mcp.parked_git_launches} launched after initialize, ${mcp.parked_git_left_behind} left behind after their server exited`);
+  }
+  if (mcp.seek_idle_p50_ms !== null) {
+    lines.push(`seek, server side (dispatchTool + JSON result, ${mcp.seek_queries} queries from the sources' names and words, ${json.base_files} files):`);
+    lines.push(
+      ...formatTable(
+        ['when', 'queries', 'p50 ms', 'p99 ms', 'max ms'],
+        [
+          ['idle', mcp.seek_queries!, fmtMs(mcp.seek_idle_p50_ms), fmtMs(mcp.seek_idle_p99_ms!), fmtMs(mcp.seek_idle_max_ms!)],
+          [`during a ${mcp.seek_drain_burst_files}-file drain (tick ${fmt(mcp.seek_drain_tick_ms!)} ms)`, mcp.seek_drain_queries!, fmtMs(mcp.seek_drain_p50_ms!), fmtMs(mcp.seek_drain_p99_ms!), fmtMs(mcp.seek_drain_max_ms!)],
+        ],
+      ),
+    );
+  }
+  lines.push(`bench process peak RSS at the end of the MCP part: ${fmt(mcp.peak_rss_mb)} MB (the peak RSS above is taken before it)`);
+  for (const why of mcp.not_measured) lines.push(`not measured: ${why}`);
+  return lines;
+}
 
 export function formatText(json: BenchJson): string[] {
   const lines: string[] = [];
@@ -189,6 +307,8 @@ export function formatText(json: BenchJson): string[] {
     ),
   );
   lines.push(`peak RSS: reference ~${(REFERENCE.peak_rss_mb / 1000).toFixed(1)} GB, ours ${fmt(json.peak_rss_mb)} MB`);
+  lines.push('');
+  lines.push(...mcpLines(json));
   lines.push('');
   lines.push('targets:');
   for (const t of json.targets) lines.push(`  ${t.status === 'met' ? 'met   ' : t.status === 'missed' ? 'MISSED' : 'n/a   '}  ${t.target}: ${valueText(t)}`);

@@ -1,7 +1,8 @@
 /**
  * `gardener bench` from start to end: a temporary folder holding the generated repository and
  * a private GARDENER_HOME (the user's brains are never touched), a full ingest, an armed brain
- * and a warm pool, then the bursts, the idle tick and the process's peak RSS. The folder is
+ * and a warm pool, then the bursts, the idle tick, the MCP part (cold `initialize`, server-side
+ * `seek`; see mcp-latency.ts) and the process's peak RSS. The folder is
  * removed in `finally`, and on SIGINT/SIGTERM before the process exits.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { Brains } from '../src/brain/index.js';
 import { runTick } from '../src/vigil/index.js';
 import { makeBenchRepo } from './fixtures/make-repo.js';
 import { FloorMeter } from './floor.js';
+import { measureMcp, type McpResult } from './mcp-latency.js';
 import { StageClock } from './stage-clock.js';
 import type { BenchOptions } from './options.js';
 import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
@@ -38,10 +40,16 @@ export interface BenchResult {
   ingest: { files: number; ms: number; batches: number };
   bursts: BurstResult[];
   idle: IdleResult;
-  /** The process's peak RSS so far after the repository was made, after it was ingested, and at the end, in MB. */
+  /** Null when skipped (`--no-mcp`). */
+  mcp: McpResult | null;
+  /**
+   * The process's peak RSS so far after the repository was made, after it was ingested, after
+   * the bursts and idle ticks (before the MCP part), and at the end of the MCP part, in MB.
+   */
   rssAfterRepoMb: number;
   rssAfterIngestMb: number;
   peakRssMb: number;
+  peakRssAfterMcpMb: number | null;
 }
 
 /** Peak resident set size of the whole process (worker threads included), in MB. */
@@ -108,6 +116,9 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     await warmUp(ctx, options.baseFiles);
     const bursts = await measureBursts(ctx, options.sizes, options.runs);
     const idle = await measureIdle(ctx, options.runs);
+    // Taken before the MCP part, so the bursts' peak means the same with or without --no-mcp.
+    const peakBeforeMcpMb = peakRssMb();
+    const mcp = options.mcp ? await measureMcp(ctx, brains, parent) : null;
     return {
       date: new Date().toISOString(),
       options,
@@ -115,9 +126,11 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       ingest: { files: first.drained, ms: ingestMs, batches: first.batches },
       bursts,
       idle,
+      mcp,
       rssAfterRepoMb,
       rssAfterIngestMb,
-      peakRssMb: peakRssMb(),
+      peakRssMb: peakBeforeMcpMb,
+      peakRssAfterMcpMb: mcp ? peakRssMb() : null,
     };
   } finally {
     process.off('SIGINT', onSignal);

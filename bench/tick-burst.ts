@@ -96,7 +96,7 @@ function medianOf(samples: readonly BurstSample[]): Omit<BurstSample, 'run'> {
 }
 
 /** Throws unless the tick queued and drained exactly `expected` paths and left nothing behind. */
-function checkDrained(what: string, report: TickReport, expected: number): void {
+export function checkDrained(what: string, report: TickReport, expected: number): void {
   const problems: string[] = [];
   if (report.busyOwnerPid !== undefined) problems.push(`another process (${report.busyOwnerPid}) held the tick lease`);
   if (report.detected !== expected) problems.push(`detected ${report.detected} paths`);
@@ -108,7 +108,7 @@ function checkDrained(what: string, report: TickReport, expected: number): void 
 }
 
 /** Undoes a burst and ticks until the map matches the committed tree again (not measured). */
-async function settle(ctx: BenchContext, burst: Burst): Promise<void> {
+export async function settle(ctx: BenchContext, burst: Burst): Promise<void> {
   undoBurst(ctx.repo, burst);
   checkDrained(`undoing burst ${burst.size}#${burst.run}`, await runTick(ctx.brain), changedPaths(burst).length);
 }

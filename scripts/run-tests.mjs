@@ -10,7 +10,12 @@ const files = readdirSync(testDir).filter((f) => f.endsWith('.test.js')).map((f)
 const only = process.argv.slice(2);
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 
-const node = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
+// A test that leaks a worker must fail, not hang the run: bound each test and force the exit.
+const node = spawnSync(
+  process.execPath,
+  ['--test', '--test-concurrency=2', '--test-timeout=180000', '--test-force-exit', ...selected],
+  { stdio: 'inherit' },
+);
 let status = node.status ?? 1;
 
 const bun = join(root, 'node_modules', '.bin', 'bun');

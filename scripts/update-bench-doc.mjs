@@ -1,6 +1,7 @@
 // Maintainer script behind `npm run bench:doc` (pino's update-bench-doc habit): runs the built
 // `gardener bench --json` once, for real, and writes docs/benchmarks.md from its output, so the
-// numbers in the docs are the numbers the code produced. Progress goes to stderr.
+// numbers in the docs are the numbers the code produced (MCP cold initialize and seek latency
+// included). Progress goes to stderr.
 //
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
 //   node scripts/update-bench-doc.mjs --from run.json   re-render from a saved --json output
@@ -32,13 +33,15 @@ for (const key of ['runs', 'peak_rss_mb', 'reference']) {
 }
 
 const fmt = (x) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+/** Sub-10 ms latencies (seek) keep two decimals. */
+const fmtMs = (x) => (x >= 10 ? fmt(x) : x.toFixed(2));
 const pct = (part, whole) => `${Math.round((100 * part) / whole)}%`;
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const table = (header, rows, align) => [row(header), row(align), ...rows.map(row)].join('\n');
 const m = bench.machine ?? {};
 const bySize = new Map(bench.runs.map((r) => [r.size, r]));
 const status = (t) => (t.status === 'met' ? '✅ met' : t.status === 'missed' ? '❌ missed' : 'not measured');
-const value = (t) => (t.value === null ? '—' : t.unit === 'x' ? `${t.value.toFixed(2)}×` : `${fmt(t.value)} ${t.unit}`);
+const value = (t) => (t.value === null ? '—' : t.unit === 'x' ? `${t.value.toFixed(2)}×` : `${t.unit === 'ms' ? fmtMs(t.value) : fmt(t.value)} ${t.unit}`);
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 'es'}`;
 const dominant = (r) => (r.drain_ms >= r.detect_ms ? 'drain' : 'detection');
@@ -82,6 +85,14 @@ function whereTheTimeGoes() {
         lines.push(`- ${t.target} (${value(t)}): the ${size ? '' : `${r.size}-file burst's `}time is in the ${stage} (${pct(stage === 'drain' ? r.drain_ms : r.detect_ms, r.detect_ms + r.drain_ms)}${detail}).`);
       } else if (t.target.startsWith('peak RSS') && bench.rss_after_ingest_mb !== undefined) {
         lines.push(`- ${t.target} (${value(t)}): ${fmt(bench.rss_after_repo_mb ?? 0)} MB was reached making the repository, ${fmt(bench.rss_after_ingest_mb)} MB by the end of the first ${bench.ingest.files}-file ingest.`);
+      } else if (t.target.startsWith('MCP') && bench.mcp?.initialize_ms != null) {
+        const mcp = bench.mcp;
+        const ms = t.target.includes('parked') ? mcp.parked_git_initialize_ms : mcp.initialize_ms;
+        lines.push(`- ${t.target} (${value(t)}): ${fmt(ms)} ms against ${fmt(mcp.baseline_initialize_ms)} ms, ${fmt(ms - mcp.baseline_initialize_ms)} ms spent before the answer that the minimal SDK server does not spend.`);
+      } else if (t.target.startsWith('seek') && bench.mcp?.seek_idle_p99_ms != null) {
+        const mcp = bench.mcp;
+        const drain = t.target.includes('drain');
+        lines.push(`- ${t.target} (${value(t)}): p50 ${fmtMs(drain ? mcp.seek_drain_p50_ms : mcp.seek_idle_p50_ms)} ms, slowest ${fmtMs(drain ? mcp.seek_drain_max_ms : mcp.seek_idle_max_ms)} ms over ${drain ? mcp.seek_drain_queries : mcp.seek_queries} queries.`);
       } else if (t.target.startsWith('idle tick') && bench.idle_tick_git_ms !== undefined) {
         lines.push(`- ${t.target} (${value(t)}): git processes ${fmt(bench.idle_tick_git_ms)} ms against one bare \`git status\` of ${fmt(bench.git_status_ms)} ms.`);
       } else {
@@ -90,6 +101,65 @@ function whereTheTimeGoes() {
     }
   }
   return lines.join('\n');
+}
+
+/** The MCP part: cold initialize beside a minimal SDK server, and server-side seek latency. */
+function mcpSection() {
+  const mcp = bench.mcp;
+  if (mcp === undefined) return 'Not in this run (the bench predates the MCP part).';
+  if (mcp === null) return 'Skipped in this run (`--no-mcp`).';
+  const parts = [];
+  if (mcp.initialize_ms !== null) {
+    const s = mcp.initialize_samples_ms;
+    const ratio = (r) => (r === null ? '—' : `${r.toFixed(2)}×`);
+    parts.push(
+      `Wall time from spawning the server to its \`initialize\` result, on the bench's own runtime (${m.runtime ?? '?'}), ` +
+        `${mcp.initialize_runs} runs of each server interleaved in rotating order (one unmeasured round first), medians. ` +
+        `How: ${mcp.initialize_method}. The baseline is the smallest server the SDK allows (\`Server\` + \`StdioServerTransport\`, ` +
+        `one trivial tool), written by the bench at run time and loading the same SDK files. ` +
+        `\`gardener mcp\` runs with \`--root\` on the bench repository and the bench's private home.`,
+      '',
+      table(
+        ['server', 'initialize (median)', 'min', 'max', 'vs baseline'],
+        [
+          ['minimal SDK stdio server', `${fmt(mcp.baseline_initialize_ms)} ms`, `${fmt(Math.min(...s.baseline))} ms`, `${fmt(Math.max(...s.baseline))} ms`, '—'],
+          ['`gardener mcp`', `**${fmt(mcp.initialize_ms)} ms**`, `${fmt(Math.min(...s.gardener))} ms`, `${fmt(Math.max(...s.gardener))} ms`, `**${ratio(mcp.initialize_ratio)}**`],
+          ['`gardener mcp`, git parked', `**${fmt(mcp.parked_git_initialize_ms)} ms**`, `${fmt(Math.min(...s.parked_git))} ms`, `${fmt(Math.max(...s.parked_git))} ms`, `**${ratio(mcp.parked_git_ratio)}**`],
+        ],
+        [':--', '--:', '--:', '--:', '--:'],
+      ),
+      '',
+      `*git parked*: a fake \`git\` first on \`PATH\` whose \`rev-parse\` blocks on a named pipe, so the folder probe is stuck. ` +
+        `After the answer the bench sends \`notifications/initialized\`, waits until the probe's git is launched and parked, then closes stdin: ` +
+        `${mcp.parked_git_launches} parked gits were launched in the measured runs, ${mcp.parked_git_left_behind} outlived their server.`,
+    );
+  }
+  if (mcp.seek_idle_p50_ms !== null) {
+    if (parts.length) parts.push('');
+    parts.push(
+      `\`seek\` as the server runs it (\`dispatchTool\` with a session over the bench's brain, plus the result's JSON text; ` +
+        `the SDK's framing and the pipe left out), each of ${mcp.seek_queries} queries timed alone: symbol names declared in the generated sources ` +
+        `and words from their comments, on the ${bench.base_files ?? '?'}-file brain. *During a drain*: one tick in the same process detects and drains ` +
+        `a ${mcp.seek_drain_burst_files}-file burst while queries run back to back until it ends.`,
+      '',
+      table(
+        ['when', 'queries', 'p50', 'p99', 'slowest'],
+        [
+          ['idle', String(mcp.seek_queries), `${fmtMs(mcp.seek_idle_p50_ms)} ms`, `**${fmtMs(mcp.seek_idle_p99_ms)} ms**`, `${fmtMs(mcp.seek_idle_max_ms)} ms`],
+          [
+            `during a ${mcp.seek_drain_burst_files}-file drain (tick ${fmt(mcp.seek_drain_tick_ms)} ms)`,
+            String(mcp.seek_drain_queries),
+            `${fmtMs(mcp.seek_drain_p50_ms)} ms`,
+            `**${fmtMs(mcp.seek_drain_p99_ms)} ms**`,
+            `${fmtMs(mcp.seek_drain_max_ms)} ms`,
+          ],
+        ],
+        [':--', '--:', '--:', '--:', '--:'],
+      ),
+    );
+  }
+  for (const why of mcp.not_measured ?? []) parts.push('', `Not measured: ${why}`);
+  return parts.join('\n');
 }
 
 const targetRows = (bench.targets ?? []).map((t) => [t.target, value(t), status(t)]);
@@ -147,7 +217,11 @@ ${table(
 
 ${bench.idle_tick_ms !== undefined ? `An idle tick (nothing changed) takes **${fmt(bench.idle_tick_ms)} ms**, against ${fmt(bench.git_status_ms)} ms for a bare \`git status\` (${bench.idle_ratio.toFixed(2)}×).` : ''}
 The whole bench process (main thread, pool and store writer threads, the first ingest of
-${bench.ingest?.files ?? '?'} files included) peaked at **${fmt(bench.peak_rss_mb)} MB** RSS${bench.rss_after_ingest_mb !== undefined ? ` (${fmt(bench.rss_after_ingest_mb)} MB of it reached during that first ingest)` : ''}.
+${bench.ingest?.files ?? '?'} files included${bench.mcp ? ', before the MCP part' : ''}) peaked at **${fmt(bench.peak_rss_mb)} MB** RSS${bench.rss_after_ingest_mb !== undefined ? ` (${fmt(bench.rss_after_ingest_mb)} MB of it reached during that first ingest)` : ''}${bench.mcp ? `; ${fmt(bench.mcp.peak_rss_mb)} MB by the end of the MCP part` : ''}.
+
+## MCP: cold \`initialize\` and \`seek\`
+
+${mcpSection()}
 
 ## Targets
 
@@ -175,6 +249,7 @@ ${whereTheTimeGoes()}
 npm run build
 node dist/src/cli/main.js bench                  # table on stdout, progress on stderr
 node dist/src/cli/main.js bench --json           # one JSON object
+node dist/src/cli/main.js bench --no-mcp         # bursts only: no MCP initialize or seek latency
 npm run bench:doc                                # re-run and rewrite this page
 \`\`\`
 `;

@@ -1,8 +1,8 @@
 /**
  * `gardener bench --json` is read by scripts (scripts/update-bench-doc.mjs, CI): its stdout is
  * exactly one JSON object whose named fields stay, every burst is fully drained, it cleans up
- * after itself, and bad options are refused before anything is made. Kept small (one 10-file
- * burst on 200 files): CI machines have 2 cores.
+ * after itself (no parked git outlives its MCP server), and bad options are refused before
+ * anything is made. Kept small (one 10-file burst on 200 files): CI machines have 2 cores.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +21,20 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = process.env) {
   if (r.error) throw r.error;
   return r;
 }
+
+/** The MCP part's keys that scripts read (bench/report.ts, BenchJsonMcp). */
+const MCP_KEYS = [
+  'initialize_ms',
+  'baseline_initialize_ms',
+  'initialize_ratio',
+  'parked_git_initialize_ms',
+  'parked_git_ratio',
+  'seek_idle_p50_ms',
+  'seek_idle_p99_ms',
+  'seek_drain_p50_ms',
+  'seek_drain_p99_ms',
+  'seek_drain_queries',
+];
 
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
@@ -67,11 +81,40 @@ describe('gardener bench --json', () => {
       assert.ok(isNumber(out.idle_tick_ms) && isNumber(out.git_status_ms));
       for (const t of out.targets as { status: string }[]) assert.ok(['met', 'missed', 'not measured'].includes(t.status));
 
+      const mcp = out.mcp as Record<string, unknown>;
+      assert.ok(mcp && typeof mcp === 'object', 'the MCP part runs unless --no-mcp');
+      assert.deepEqual(mcp.not_measured, [], 'every MCP number was measured on Node');
+      for (const key of MCP_KEYS) assert.ok(isNumber(mcp[key]), `mcp.${key} is a number, got ${JSON.stringify(mcp[key])}`);
+      const n = (key: string) => mcp[key] as number;
+      assert.ok(n('initialize_ms') > 0 && n('baseline_initialize_ms') > 0 && n('parked_git_initialize_ms') > 0);
+      assert.ok(Math.abs(n('initialize_ratio') - n('initialize_ms') / n('baseline_initialize_ms')) < 0.01);
+      assert.ok(Math.abs(n('parked_git_ratio') - n('parked_git_initialize_ms') / n('baseline_initialize_ms')) < 0.01);
+      assert.equal(mcp.parked_git_launches, mcp.initialize_runs, 'every parked run had its folder probe stuck on git');
+      assert.equal(mcp.parked_git_left_behind, 0, 'no parked git outlived its server');
+      assert.ok(n('seek_idle_p50_ms') > 0 && n('seek_idle_p50_ms') <= n('seek_idle_p99_ms'));
+      assert.ok(n('seek_drain_p50_ms') > 0 && n('seek_drain_p50_ms') <= n('seek_drain_p99_ms'));
+      assert.ok(Number.isInteger(n('seek_drain_queries')) && n('seek_drain_queries') >= 1, 'queries ran while the drain did');
+      assert.equal(mcp.seek_drain_burst_files, 200, 'the drained burst is capped at the base repository');
+      const targets = (out.targets as { target: string; status: string }[]).map((t) => t.target);
+      for (const what of ['MCP cold initialize', 'MCP initialize with a parked git', 'seek p99 ≤ 10 ms idle', 'seek p99 ≤ 10 ms during a drain']) {
+        assert.ok(targets.some((t) => t.startsWith(what)), `a target for ${what}`);
+      }
+
       assert.deepEqual(readdirSync(tmp), [], 'the temporary repository and home were removed');
       assert.equal(existsSync(home), false, "GARDENER_HOME was not touched");
     } finally {
       rmSync(sandbox, { recursive: true, force: true });
     }
+  });
+
+  it('skips the MCP part with --no-mcp: "mcp" is null and its targets are not measured', { timeout: BENCH_TIMEOUT_MS }, () => {
+    const r = runCli(['bench', '--sizes', '1', '--base-files', '20', '--runs', '1', '--no-mcp', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { mcp: unknown; targets: { target: string; status: string }[] };
+    assert.equal(out.mcp, null);
+    const mcpTargets = out.targets.filter((t) => /^(MCP|seek)/.test(t.target));
+    assert.equal(mcpTargets.length, 4);
+    for (const t of mcpTargets) assert.equal(t.status, 'not measured');
   });
 
   for (const [option, value] of [

@@ -28,7 +28,7 @@ function detected(entries: DetectResult['entries'], extra: Partial<DetectResult>
 function ingested(id: number, rootId: number, path: string, content: string, symbols: { name: string; line: number }[] = []): FileResult {
   return {
     id, rootId, path, status: 'ingested', size: content.length, mtimeMs: 1000, hash: `h-${content.length}-${path}`,
-    language: 'typescript', lines: content.split('\n').length, content,
+    language: 'typescript', lines: content.split('\n').length, text: new TextEncoder().encode(content),
     symbols: symbols.map((s) => ({ name: s.name, kind: 'function', line: s.line, exported: true })),
     imports: [{ module: './dep.js', line: 1 }],
   };

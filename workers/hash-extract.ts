@@ -6,11 +6,21 @@
  *
  * Stateless: it may touch only the files of the batch it is handed; no store, no git.
  */
+import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
-import type { HashExtractOutput, HashExtractTask } from './types.js';
+import { textBuffers, type HashExtractOutput, type HashExtractTask } from './types.js';
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();
   const results = await hashAndExtract(task);
-  return { results, workMs: performance.now() - started };
+  const output: HashExtractOutput = { results, workMs: performance.now() - started };
+  // The file texts are moved to the main thread, not copied (Piscina's movable protocol).
+  return Piscina.move({
+    get [Piscina.transferableSymbol]() {
+      return textBuffers(results);
+    },
+    get [Piscina.valueSymbol]() {
+      return output;
+    },
+  } as never) as unknown as HashExtractOutput;
 }

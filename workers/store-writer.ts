@@ -13,9 +13,9 @@ import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
-  readVigil, setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert,
+  readVigil, setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
   type Database, type RootRow, type PushOutcome, type CommitOutcome, type AlertInput, type VigilState,
-  type LeaseOutcome, type TickCounts, type NoteInput,
+  type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
 } from '../src/store/index.js';
 import type { BacklogItem, DetectResult, FileResult } from './types.js';
 
@@ -30,6 +30,12 @@ export class StoreWriter {
   open(file: string): void {
     this.#db?.close();
     this.#db = openStore(file);
+    deferUpkeep(this.#db);
+  }
+
+  /** Deferred store upkeep (checkpoint, index merge); the vigil calls it after each tick. */
+  runUpkeep(): UpkeepOutcome {
+    return runUpkeep(this.#open());
   }
 
   ensureRoot(path: string, now: number): number {

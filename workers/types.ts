@@ -45,8 +45,12 @@ export interface IngestedResult extends ResultBase {
   hash: string;
   language: string | null;
   lines: number;
-  /** Text for the full-text index; null for binary or oversized files. */
-  content: string | null;
+  /**
+   * The file's UTF-8 bytes for the full-text index; null for binary or oversized files.
+   * Bytes rather than a string so they cross threads by transfer, not by copy: the main
+   * thread only relays them from the pool to the writer, which decodes them once.
+   */
+  text: Uint8Array | null;
   symbols: SymbolDef[];
   imports: ImportRef[];
 }
@@ -62,4 +66,11 @@ export interface HashExtractOutput {
   results: FileResult[];
   /** Time spent reading, hashing and extracting, in ms. */
   workMs: number;
+}
+
+/** The transferable buffers inside a set of results (each text's own ArrayBuffer). */
+export function textBuffers(results: readonly FileResult[]): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const r of results) if (r.status === 'ingested' && r.text) out.push(r.text.buffer as ArrayBuffer);
+  return out;
 }

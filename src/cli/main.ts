@@ -72,6 +72,7 @@ program
   .option('--sizes <list>', 'burst sizes, comma-separated', '10,100,1000')
   .option('--base-files <n>', 'files in the base repository', '5000')
   .option('--runs <n>', 'runs per size (medians are reported)', '3')
+  .option('--no-mcp', 'skip MCP cold initialize and server-side seek latency')
   .option('--json', 'print one JSON object')
   .action(async (opts) => (await import('./commands/bench.js')).bench(opts));
 

@@ -70,7 +70,7 @@ function processOne(
       }
       const hash = hex(h.digest());
       if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
-      return { ...base, status: 'ingested', size: st.size, mtimeMs: st.mtimeMs, hash, language: languageOf(item.path), lines: 0, content: null, symbols: [], imports: [] };
+      return { ...base, status: 'ingested', size: st.size, mtimeMs: st.mtimeMs, hash, language: languageOf(item.path), lines: 0, text: null, symbols: [], imports: [] };
     }
     const bytes = readFileSync(fd);
     const hash = hex(api.h64Raw(bytes));
@@ -87,7 +87,7 @@ function processOne(
       hash,
       language,
       lines: text === null ? 0 : countLines(text),
-      content: text,
+      text: text === null ? null : ownBuffer(bytes),
       symbols,
       imports,
     };
@@ -104,4 +104,10 @@ function countLines(text: string): number {
   let n = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return text.endsWith('\n') ? n - 1 : n;
+}
+
+/** The bytes in an ArrayBuffer of their own, so it can be transferred without taking others along. */
+function ownBuffer(bytes: Buffer): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  return new Uint8Array(bytes);
 }

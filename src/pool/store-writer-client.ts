@@ -111,3 +111,11 @@ export class StoreWriterClient {
     return this.#live;
   }
 }
+
+/**
+ * Marks a call argument so its buffers move to the writer instead of being copied (after the
+ * call they are detached here). Use for ingest results: `moved(results, textBuffers(results))`.
+ */
+export function moved<T>(value: T, buffers: ArrayBuffer[]): T {
+  return Comlink.transfer(value, buffers);
+}

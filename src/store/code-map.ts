@@ -45,7 +45,7 @@ export function commitResults(db: Database, results: FileResult[], now: number):
           id,
           r.path,
           r.symbols.map((s) => s.name).join(' '),
-          r.content ?? '',
+          r.text === null ? '' : Buffer.from(r.text.buffer, r.text.byteOffset, r.text.byteLength).toString('utf8'),
         );
         out.ingested++;
         break;
@@ -61,7 +61,7 @@ export function commitResults(db: Database, results: FileResult[], now: number):
 }
 
 function upsertFile(db: Database, existing: number | undefined, rootId: number, path: string, r: IngestedResult, now: number): number {
-  const indexed = r.content === null ? 0 : 1;
+  const indexed = r.text === null ? 0 : 1;
   const symbols = JSON.stringify(r.symbols);
   const imports = JSON.stringify(r.imports);
   if (existing !== undefined) {

@@ -10,6 +10,9 @@ import { StoreCorruptError, StoreTooNewError } from '../errors.js';
 import { openDatabase, type Database } from './sqlite-adapter.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
+/** The WAL file is truncated back to this after a checkpoint, so a burst's WAL does not stay. */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 export interface OpenStoreOptions {
   /** Open a read-only connection for recall (an older schema is migrated first). @default false */
   readonly?: boolean;
@@ -64,6 +67,7 @@ function verifyAndMigrate(db: Database, file: string, readonly: boolean): void {
   }
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   db.exec('PRAGMA foreign_keys = OFF');
   if (version === SCHEMA_VERSION) return;
   const migrate = db.transaction(() => {

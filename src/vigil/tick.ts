@@ -9,7 +9,8 @@
  * makes this one return `busy` rather than race it.
  */
 import type { Brain } from '../brain/brain.js';
-import type { FileResult, HashExtractOutput } from '../../workers/types.js';
+import { textBuffers, type FileResult, type HashExtractOutput } from '../../workers/types.js';
+import { moved } from '../pool/index.js';
 import { AbortedError } from '../errors.js';
 
 /** Files per drain batch: small enough to commit in a few ms, large enough to amortise a call. */
@@ -106,6 +107,11 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
       now(),
       finished ? { detected: report.detected, drained: report.drained, backlogLeft: report.backlogLeft } : null,
     );
+    // Deferred upkeep (checkpoint, index merge) after the work is committed, not awaited:
+    // the caller has its answer; the writer runs it before whatever it is asked next.
+    if (report.drained > 0) {
+      writer.runUpkeep().catch((err: Error) => process.stderr.write(`gardener: store upkeep failed (retried after the next tick): ${err.message}\n`));
+    }
   }
 }
 
@@ -170,7 +176,7 @@ async function drain(
       report.batches++;
     }
     await refill();
-    const committed = await writer.commitResults(results, now());
+    const committed = await writer.commitResults(moved(results, textBuffers(results)), now());
     report.drained += results.length - committed.skipped;
     if (options.collectChanges) {
       report.changed ??= [];
