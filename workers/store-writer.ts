@@ -59,9 +59,11 @@ export class StoreWriter {
     return countBacklog(this.#open());
   }
 
-  commitResults(results: FileResult[], now: number): CommitOutcome {
+  /** Commits results in one transaction; `backlog` is what waits afterwards. */
+  commitResults(results: FileResult[], now: number): CommitOutcome & { backlog: number } {
     const db = this.#open();
-    return db.transaction(() => commitResults(db, results, now))();
+    const outcome = db.transaction(() => commitResults(db, results, now))();
+    return { ...outcome, backlog: countBacklog(db) };
   }
 
   recordAlert(alert: AlertInput, now: number): number {
@@ -76,6 +78,13 @@ export class StoreWriter {
   setArmed(armed: boolean, now: number): VigilState {
     const db = this.#open();
     return db.transaction(() => setArmed(db, armed, now))();
+  }
+
+  /** The lease and the roots in one call: a tick's first round trip. */
+  beginTick(pid: number, now: number): { lease: LeaseOutcome; roots: RootRow[]; backlog: number } {
+    const db = this.#open();
+    const lease = db.transaction(() => acquireTickLease(db, pid, now))();
+    return { lease, roots: listRoots(db), backlog: countBacklog(db) };
   }
 
   acquireTickLease(pid: number, now: number): LeaseOutcome {

@@ -39,6 +39,8 @@ export class StoreWriterClient {
   #timeoutMs: number;
   #live: Live | undefined;
   #closed = false;
+  /** Calls still running: close() lets them finish (each is bounded) before closing the store. */
+  #pending = new Set<Promise<unknown>>();
 
   constructor(file: string, options: StoreWriterClientOptions = {}) {
     const t = options.callTimeoutMs ?? STORE_CALL_TIMEOUT_MS;
@@ -58,7 +60,15 @@ export class StoreWriterClient {
   }
 
   /** Calls one writer method, bounded; rejects with WorkerCrashedError or WorkerTimeoutError. */
-  async call(method: string, args: unknown[]): Promise<never> {
+  call(method: string, args: unknown[]): Promise<never> {
+    const p = this.#call(method, args);
+    this.#pending.add(p);
+    const forget = () => this.#pending.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  async #call(method: string, args: unknown[]): Promise<never> {
     const live = this.#ensure();
     await Promise.race([live.opened, live.dead]);
     let timer: NodeJS.Timeout | undefined;
@@ -78,6 +88,8 @@ export class StoreWriterClient {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    await Promise.allSettled([...this.#pending]);
     this.#closed = true;
     const live = this.#live;
     this.#live = undefined;

@@ -29,7 +29,7 @@ export interface SeekHit {
   score: number;
 }
 
-/** Files whose definitions are checked per query: enough for any useful page of results. */
+/** Most files whose definitions are checked per query (3 per requested hit, up to this). */
 const SYMBOL_CANDIDATE_FILES = 200;
 /** How much of a file is read to find a text hit's line, in bytes. */
 const LINE_SCAN_BYTES = 256 * 1024;
@@ -48,24 +48,29 @@ export function seek(db: Database, query: string, options: SeekOptions = {}): Se
     hits.push(h);
   };
 
-  type FileRow = { id: number; rootId: number; path: string; symbols: string; root: string };
-  const candidates = db
-    .prepare(
-      `SELECT f.id, f.root_id AS rootId, f.path, f.symbols, r.path AS root
-         FROM fts JOIN files f ON f.id = fts.rowid JOIN roots r ON r.id = f.root_id
-        WHERE fts MATCH ? ORDER BY bm25(fts, 0.0, 1.0, 0.0) LIMIT ?`,
-    )
-    .all<FileRow>(`symbols : (${terms.map((t) => `${quote(t)}*`).join(' OR ')})`, SYMBOL_CANDIDATE_FILES);
-  for (const row of candidates) {
-    for (const s of JSON.parse(row.symbols) as SymbolDef[]) {
-      const name = s.name.toLowerCase();
-      const exported = s.exported ? 0.1 : 0;
-      if (lowered.includes(name)) add({ rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind, score: 3 + exported });
-      else if (lowered.some((t) => name.startsWith(t))) add({ rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind, score: 2 + exported });
+  type FileRow = { id: number; rootId: number; path: string; symbols: string };
+  const symbolSql = `SELECT f.id, f.root_id AS rootId, f.path, f.symbols FROM fts JOIN files f ON f.id = fts.rowid
+                      WHERE fts MATCH ? ORDER BY bm25(fts, 0.0, 1.0, 0.0) LIMIT ?`;
+  const candidateFiles = Math.min(SYMBOL_CANDIDATE_FILES, limit * 3);
+  const collect = (rows: FileRow[], prefix: boolean) => {
+    for (const row of rows) {
+      for (const s of JSON.parse(row.symbols) as SymbolDef[]) {
+        const name = s.name.toLowerCase();
+        const exported = s.exported ? 0.1 : 0;
+        if (lowered.includes(name)) add({ rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind, score: 3 + exported });
+        else if (prefix && lowered.some((t) => name.startsWith(t))) add({ rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind, score: 2 + exported });
+      }
     }
+  };
+  // Exact names first; the (wider) prefix search only when they do not fill the page.
+  collect(db.prepare(symbolSql).all<FileRow>(`symbols : (${terms.map(quote).join(' OR ')})`, candidateFiles), false);
+  if (hits.length < limit) {
+    collect(db.prepare(symbolSql).all<FileRow>(`symbols : (${terms.map((t) => `${quote(t)}*`).join(' OR ')})`, candidateFiles), true);
   }
   hits.sort(byScore);
   hits.length = Math.min(hits.length, limit);
+  // Symbols outrank text: when they fill the page, the text query could not change it.
+  if (hits.length >= limit) return hits;
 
   const textSql = `SELECT f.root_id AS rootId, f.path, r.path AS root, bm25(fts, 4.0, 2.0, 1.0) AS rank
                      FROM fts JOIN files f ON f.id = fts.rowid JOIN roots r ON r.id = f.root_id

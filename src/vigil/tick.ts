@@ -60,17 +60,17 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
   const now = options.now ?? Date.now;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const writer = brain.writer;
-  const lease = await writer.acquireTickLease(process.pid, now());
+  const { lease, roots, backlog } = await writer.beginTick(process.pid, now());
   const report: TickReport = { detected: 0, drained: 0, batches: 0, detectMs: 0, drainMs: 0, backlogLeft: 0, backend: null, fallback: null };
   if (!lease.acquired) {
     report.busyOwnerPid = lease.ownerPid;
-    report.backlogLeft = await writer.countBacklog();
+    report.backlogLeft = backlog;
     return report;
   }
   let finished = false;
   try {
     const t0 = performance.now();
-    const roots = await writer.listRoots();
+    let waiting = backlog;
     for (const root of roots) {
       throwIfAborted(options.signal);
       const detected = await brain.pool.detect(
@@ -89,14 +89,14 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
       );
       const pushed = await writer.pushChanges(root.id, detected, now());
       report.detected += pushed.queued;
+      waiting = pushed.backlog;
       report.backend = detected.backend;
       report.fallback = detected.fallback;
     }
     const t1 = performance.now();
     report.detectMs = t1 - t0;
-    await drain(brain, roots, maxFiles, options, report, now);
+    report.backlogLeft = await drain(brain, roots, waiting, maxFiles, options, report, now);
     report.drainMs = performance.now() - t1;
-    report.backlogLeft = await writer.countBacklog();
     finished = true;
     return report;
   } finally {
@@ -123,6 +123,8 @@ const EXTRA_BATCHES_IN_FLIGHT = 2;
  * single transaction stays short.
  */
 export const MAX_FILES_PER_COMMIT = 256;
+/** Most text committed in one writer transaction, in bytes: keeps the writer's heap bounded. */
+export const MAX_BYTES_PER_COMMIT = 24 * 1024 * 1024;
 
 interface Slot {
   promise: Promise<HashExtractOutput>;
@@ -131,19 +133,22 @@ interface Slot {
   err?: unknown;
 }
 
+/** Drains the backlog; returns how many paths wait afterwards (0 unless others pushed meanwhile). */
 async function drain(
   brain: Brain,
   roots: { id: number; path: string }[],
+  total: number,
   maxFiles: number,
   options: TickOptions,
   report: TickReport,
   now: () => number,
-): Promise<void> {
+): Promise<number> {
   const writer = brain.writer;
   const rootPaths: Record<number, string> = Object.fromEntries(roots.map((r) => [r.id, r.path]));
   const maxIndexBytes = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
   const depth = brain.pool.maxThreads + EXTRA_BATCHES_IN_FLIGHT;
-  const total = await writer.countBacklog();
+  if (total === 0) return 0;
+  let left = total;
   const inflight: Slot[] = [];
   let after = 0;
   let exhausted = false;
@@ -169,14 +174,17 @@ async function drain(
     await inflight[0]!.promise.catch(() => {});
     // Everything already finished, in backlog order, goes into one commit.
     const results: FileResult[] = [];
-    while (inflight.length > 0 && inflight[0]!.settled && results.length < MAX_FILES_PER_COMMIT) {
+    let bytes = 0;
+    while (inflight.length > 0 && inflight[0]!.settled && results.length < MAX_FILES_PER_COMMIT && bytes < MAX_BYTES_PER_COMMIT) {
       const slot = inflight.shift()!;
       if (slot.err !== undefined) throw slot.err;
+      for (const r of slot.out!.results) if (r.status === 'ingested' && r.text) bytes += r.text.byteLength;
       results.push(...slot.out!.results);
       report.batches++;
     }
     await refill();
     const committed = await writer.commitResults(moved(results, textBuffers(results)), now());
+    left = committed.backlog;
     report.drained += results.length - committed.skipped;
     if (options.collectChanges) {
       report.changed ??= [];
@@ -188,6 +196,7 @@ async function drain(
     }
     options.onProgress?.(report.drained, Math.max(total, report.drained));
   }
+  return left;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
