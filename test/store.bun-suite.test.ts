@@ -14,7 +14,7 @@ import {
 } from '../src/store/index.js';
 import { MIGRATIONS } from '../src/store/schema.js';
 import { StoreCorruptError, StoreTooNewError } from '../src/errors.js';
-import type { DetectResult, FileResult } from '../workers/types.js';
+import { extractionFields, type DetectResult, type FileResult } from '../workers/types.js';
 
 function tempFile(): { file: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'gardener-store-'));
@@ -29,8 +29,7 @@ function ingested(id: number, rootId: number, path: string, content: string, sym
   return {
     id, rootId, path, status: 'ingested', size: content.length, mtimeMs: 1000, hash: `h-${content.length}-${path}`,
     language: 'typescript', lines: content.split('\n').length, text: new TextEncoder().encode(content),
-    symbols: symbols.map((s) => ({ name: s.name, kind: 'function', line: s.line, exported: true })),
-    imports: [{ module: './dep.js', line: 1 }],
+    ...extractionFields(symbols.map((s) => ({ name: s.name, kind: 'function' as const, line: s.line, exported: true })), [{ module: './dep.js', line: 1 }]),
   };
 }
 

@@ -38,6 +38,11 @@ export interface UnchangedResult extends ResultBase {
   size: number;
   mtimeMs: number;
 }
+/**
+ * A file that was (re)ingested. Definitions and imports arrive already serialised: one string
+ * crosses the threads instead of dozens of small objects, and the pool thread (which has CPU
+ * to spare) does the work the writer (the drain's critical path) would otherwise do.
+ */
 export interface IngestedResult extends ResultBase {
   status: 'ingested';
   size: number;
@@ -51,8 +56,13 @@ export interface IngestedResult extends ResultBase {
    * thread only relays them from the pool to the writer, which decodes them once.
    */
   text: Uint8Array | null;
-  symbols: SymbolDef[];
-  imports: ImportRef[];
+  /** The file's definitions, as stored (JSON of SymbolDef[]), and how many. */
+  symbolsJson: string;
+  symbolCount: number;
+  /** The definitions' names, space-separated, for the full-text index's `symbols` column. */
+  symbolNames: string;
+  /** The file's imports, as stored (JSON of ImportRef[]). */
+  importsJson: string;
 }
 export interface FailedResult extends ResultBase {
   status: 'failed';
@@ -73,4 +83,14 @@ export function textBuffers(results: readonly FileResult[]): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const r of results) if (r.status === 'ingested' && r.text) out.push(r.text.buffer as ArrayBuffer);
   return out;
+}
+
+/** Serialises an extraction into the fields an IngestedResult carries. */
+export function extractionFields(symbols: readonly SymbolDef[], imports: readonly ImportRef[]) {
+  return {
+    symbolsJson: JSON.stringify(symbols),
+    symbolCount: symbols.length,
+    symbolNames: symbols.map((s) => s.name).join(' '),
+    importsJson: JSON.stringify(imports),
+  };
 }

@@ -16,7 +16,7 @@ import xxhash from 'xxhash-wasm';
 import { joinFsPath } from '../paths/path-bytes.js';
 import { languageOf } from './language.js';
 import { extractDefinitions } from './extract/index.js';
-import type { BacklogItem, FileResult, HashExtractTask } from '../../workers/types.js';
+import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
 const BINARY_SNIFF_BYTES = 8000;
@@ -70,7 +70,7 @@ function processOne(
       }
       const hash = hex(h.digest());
       if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
-      return { ...base, status: 'ingested', size: st.size, mtimeMs: st.mtimeMs, hash, language: languageOf(item.path), lines: 0, text: null, symbols: [], imports: [] };
+      return { ...base, status: 'ingested', size: st.size, mtimeMs: st.mtimeMs, hash, language: languageOf(item.path), lines: 0, text: null, ...extractionFields([], []) };
     }
     const bytes = readFileSync(fd);
     const hash = hex(api.h64Raw(bytes));
@@ -88,8 +88,7 @@ function processOne(
       language,
       lines: text === null ? 0 : countLines(text),
       text: text === null ? null : ownBuffer(bytes),
-      symbols,
-      imports,
+      ...extractionFields(symbols, imports),
     };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';

@@ -44,7 +44,7 @@ export function commitResults(db: Database, results: FileResult[], now: number):
         db.prepare('INSERT INTO fts (rowid, path, symbols, content) VALUES (?, ?, ?, ?)').run(
           id,
           r.path,
-          r.symbols.map((s) => s.name).join(' '),
+          r.symbolNames,
           r.text === null ? '' : Buffer.from(r.text.buffer, r.text.byteOffset, r.text.byteLength).toString('utf8'),
         );
         out.ingested++;
@@ -62,18 +62,16 @@ export function commitResults(db: Database, results: FileResult[], now: number):
 
 function upsertFile(db: Database, existing: number | undefined, rootId: number, path: string, r: IngestedResult, now: number): number {
   const indexed = r.text === null ? 0 : 1;
-  const symbols = JSON.stringify(r.symbols);
-  const imports = JSON.stringify(r.imports);
   if (existing !== undefined) {
     db.prepare(
       'UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, symbol_count = ?, symbols = ?, imports = ?, ingested_at = ? WHERE id = ?',
-    ).run(r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbols.length, symbols, imports, now, existing);
+    ).run(r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, now, existing);
     return existing;
   }
   db.prepare(
     `INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, symbol_count, symbols, imports, ingested_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbols.length, symbols, imports, now);
+  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, now);
   return db.prepare('SELECT last_insert_rowid() AS id').get<{ id: number }>()!.id;
 }
 
