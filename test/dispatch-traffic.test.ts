@@ -16,7 +16,7 @@ async function armedBrain() {
 }
 
 /** Counts the traffic ticks the seam schedules. */
-function countTraffic(s: ReturnType<typeof makeTestSession>) {
+function countTraffic(s: Awaited<ReturnType<typeof makeTestSession>>) {
   let n = 0;
   const original = s.session.trafficTick.bind(s.session);
   s.session.trafficTick = () => {
@@ -28,7 +28,7 @@ function countTraffic(s: ReturnType<typeof makeTestSession>) {
 
 test('a recall verb never ticks', async () => {
   const f = await armedBrain();
-  const s = makeTestSession(f.t.brains, f.repo.dir);
+  const s = await makeTestSession(f.t.brains, f.repo.dir);
   try {
     const traffic = countTraffic(s);
     for (const [name, args] of [['seek', { query: 'fn1' }], ['north', {}], ['boot_memory', {}], ['delegate', { task: 'change fn2' }]] as const) {
@@ -44,7 +44,7 @@ test('a recall verb never ticks', async () => {
 
 test('a skip-list verb never ticks', async () => {
   const f = await armedBrain();
-  const s = makeTestSession(f.t.brains, f.repo.dir);
+  const s = await makeTestSession(f.t.brains, f.repo.dir);
   try {
     const traffic = countTraffic(s);
     for (const name of ['session_handshake', 'alerts_list', 'daemon_status', 'daemon_start']) {
@@ -60,7 +60,7 @@ test('a skip-list verb never ticks', async () => {
 
 test('a heavy verb does not tick inline', async () => {
   const f = await armedBrain();
-  const s = makeTestSession(f.t.brains, f.repo.dir);
+  const s = await makeTestSession(f.t.brains, f.repo.dir);
   try {
     const traffic = countTraffic(s);
     f.repo.write('src/new.ts', 'export function newOne() {}\n');
@@ -81,7 +81,7 @@ test('any other verb ticks an armed brain, without waiting for the tick', async 
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let ticks = 0;
-  const s = makeTestSession(f.t.brains, f.repo.dir, {
+  const s = await makeTestSession(f.t.brains, f.repo.dir, {
     tick: async (b, o) => {
       ticks++;
       await gate; // the tick cannot finish until we say so: the call must not wait for it
@@ -106,7 +106,7 @@ test('any other verb ticks an armed brain, without waiting for the tick', async 
 test('a disarmed brain is not ticked by traffic', async () => {
   const f = await armedBrain();
   let ticks = 0;
-  const s = makeTestSession(f.t.brains, f.repo.dir, { tick: async (b, o) => (ticks++, runTick(b, o)) });
+  const s = await makeTestSession(f.t.brains, f.repo.dir, { tick: async (b, o) => (ticks++, runTick(b, o)) });
   try {
     await f.brain.writer.setArmed(false, Date.now());
     await s.dispatch('remember', { text: 'no tick for me' });
@@ -119,7 +119,7 @@ test('a disarmed brain is not ticked by traffic', async () => {
 
 test('a throwing tick never fails the call', async () => {
   const f = await armedBrain();
-  const s = makeTestSession(f.t.brains, f.repo.dir, {
+  const s = await makeTestSession(f.t.brains, f.repo.dir, {
     tick: async () => {
       throw new Error('tick exploded');
     },
@@ -140,7 +140,7 @@ test('a throwing tick never fails the call', async () => {
 
 test('bad input is an isError result that names the field, and nothing stored is lost', async () => {
   const f = await armedBrain();
-  const s = makeTestSession(f.t.brains, f.repo.dir);
+  const s = await makeTestSession(f.t.brains, f.repo.dir);
   try {
     const kept = await s.dispatch('remember', { text: 'keep me' });
     const bad = await s.dispatch('remember', { text: 42 });

@@ -18,6 +18,9 @@ export async function dispatchTool(
 ): Promise<ToolResult> {
   const tool = tools.get(name);
   if (!tool) return failure(`unknown tool "${name}": call tools/list for the tools this session offers`, 'GDN_UNKNOWN_TOOL');
+  if (tool.late && !ctx.session.isListed(name)) {
+    return failure(`${name} is not available here: it is offered only for a folder with a brain (call ingest first)`, 'GDN_UNKNOWN_TOOL');
+  }
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ');

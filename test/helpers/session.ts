@@ -15,7 +15,8 @@ export interface TestSession {
   close(): Promise<void>;
 }
 
-export function makeTestSession(brains: Brains, folder: string, vigil: VigilOptions = {}): TestSession {
+/** A session whose folder probe has answered (late verbs armed when the folder is watched). */
+export async function makeTestSession(brains: Brains, folder: string, vigil: VigilOptions = {}): Promise<TestSession> {
   const vigils = new Vigils({ log: () => {}, ...vigil });
   const probe = new FolderProbe({
     resolveBrain: async (f) => {
@@ -24,6 +25,8 @@ export function makeTestSession(brains: Brains, folder: string, vigil: VigilOpti
     },
   });
   const session = new Session({ folder, brains, vigils, probe, tools: TOOLS, log: () => {} });
+  session.start();
+  await probe.ask(folder);
   return {
     session,
     vigils,
