@@ -152,3 +152,22 @@ test('an unwatched folder never asks twice and never lists the late verbs', { ti
     await home.cleanup();
   }
 });
+
+test('SIGTERM ends the server cleanly: its parked git does not outlive it', { timeout: HANG_BOUND_MS }, async () => {
+  const folder = await watchedFolder();
+  const fake = await makeFakeGit({ park: true });
+  const c = await connectGardener(folder.dir, { ...fake.env, GARDENER_HOME: folder.home });
+  try {
+    const [pid] = await fake.waitForLaunches(1);
+    const exited = new Promise<void>((resolve) => c.transport.onclose = () => resolve());
+    process.kill(c.pid, 'SIGTERM');
+    await exited;
+    await waitUntilGone(pid!);
+    assert.match(c.stderr(), /shutting down \(SIGTERM\)/);
+    assert.equal(isAlive(pid!), false);
+  } finally {
+    await c.close();
+    await fake.cleanup();
+    await folder.cleanup();
+  }
+});

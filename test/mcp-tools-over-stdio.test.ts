@@ -120,3 +120,29 @@ test('tool failures are isError results that name the problem; the server keeps 
     await home.cleanup();
   }
 });
+
+test('changes lists an edit since the last tick as pending, until a scan drains it', async () => {
+  const repo = await makeGitRepo(sourceFiles(3));
+  const home = await makeTempDir('gardener-home-');
+  const c = await connectGardener(repo.dir, { ...process.env, GARDENER_HOME: home.dir });
+  try {
+    const armed = c.nextListChanged();
+    assert.equal((await c.call('ingest')).isError, false);
+    await armed;
+    repo.write('src/f2.ts', 'export function editedHere() {}\n');
+    const before = await c.call('changes');
+    assert.equal(before.isError, false, JSON.stringify(before.value));
+    assert.deepEqual(before.value.changes.map((x: { path: string; pending: boolean }) => [x.path, x.pending]), [['src/f2.ts', true]]);
+    await c.call('scan');
+    const after = await c.call('changes');
+    assert.equal(after.value.total, 0, 'nothing changed since the last tick');
+    const sinceFirst = await c.call('changes', { since: 'HEAD' });
+    assert.deepEqual(sinceFirst.value.changes.map((x: { path: string; pending: boolean }) => [x.path, x.pending]), [['src/f2.ts', false]]);
+    const bad = await c.call('changes', { since: '--output=/tmp/x' });
+    assert.equal(bad.isError, true);
+  } finally {
+    await c.close();
+    await repo.cleanup();
+    await home.cleanup();
+  }
+});
