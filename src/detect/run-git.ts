@@ -7,6 +7,7 @@
  * repository (a tick started from inside a git hook inherits GIT_DIR and GIT_INDEX_FILE),
  * plus GIT_OPTIONAL_LOCKS=0 so `git status` never takes index.lock and fights the user's git.
  */
+import { gitEnvFrom } from './git-env.js';
 import { spawn } from 'node:child_process';
 import { AbortedError, GitError } from '../errors.js';
 
@@ -15,18 +16,6 @@ export const DEFAULT_GIT_TIMEOUT_MS = 30_000;
 
 /** Stderr kept for error messages; git's useful complaint is always in the first lines. */
 const STDERR_KEEP_BYTES = 4_096;
-
-/** Variables that relocate the repository, the index or the object store. */
-const REPO_LOCATING_ENV = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-  'GIT_PREFIX',
-];
 
 export interface RunGitOptions {
   /** Folder git runs in (`-C`). */
@@ -47,11 +36,7 @@ export interface GitOutput {
   ms: number;
 }
 
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
-  for (const name of REPO_LOCATING_ENV) delete env[name];
-  return env;
-}
+const gitEnv = (): NodeJS.ProcessEnv => gitEnvFrom(process.env);
 
 /** True when the error says the git executable could not be started at all. */
 export function isGitMissing(err: unknown): boolean {

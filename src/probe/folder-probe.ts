@@ -22,7 +22,8 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import { AbortedError, InvalidArgumentError } from '../errors.js';
-import { gitEnvFrom, launchGitWorkTree, type GitWorkTreeOutcome } from './git-work-tree.js';
+import { gitEnvFrom } from '../detect/index.js';
+import { launchGitWorkTree, type GitWorkTreeOutcome } from './git-work-tree.js';
 
 /** Bound on one git launch: rev-parse answers in milliseconds; 5 s is a git that hangs. */
 export const DEFAULT_GIT_TIMEOUT_MS = 5_000;

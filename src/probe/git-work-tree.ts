@@ -20,18 +20,6 @@ export const KILL_GRACE_MS = 250;
 /** Stderr kept for the error text: git's complaint is in its first line. */
 const STDERR_KEEP_CHARS = 2_048;
 
-/** Variables that would point git at another repository than the folder's (set inside hooks). */
-const REPO_LOCATING_ENV = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-  'GIT_PREFIX',
-];
-
 export const REV_PARSE_ARGS = ['rev-parse', '--is-inside-work-tree', '--show-toplevel'] as const;
 
 /** What git said. `answer` is git's yes or no; `failure` is git not answering at all. */
@@ -54,15 +42,6 @@ export interface GitWorkTreeLaunch {
   exited: Promise<void>;
 }
 
-/**
- * The environment for a probe's git: the given one minus the repository-locating variables,
- * with GIT_OPTIONAL_LOCKS=0 (never touch index.lock beside the user's own git) and no prompt.
- */
-export function gitEnvFrom(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
-  for (const name of REPO_LOCATING_ENV) delete out[name];
-  return out;
-}
 
 function firstLine(text: string): string {
   const nl = text.indexOf('\n');
