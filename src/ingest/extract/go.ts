@@ -11,10 +11,11 @@
  * its receiver's base type (`(c *Cache)`, `(l *List[T])` give `Cache`, `List`). Package-level
  * `var`s are reported as `const` (the closest kind the code map has for a named value).
  */
+import { isWordChar, skipPast, skipQuoted, stopTable } from './line-lexer.js';
+import { symbolDef } from './symbol-def.js';
 import type { Extraction, ImportRef, SymbolDef, SymbolKind } from './types.js';
 
-const SPECIAL = new Uint8Array(128);
-for (const ch of '/"\'`{}()') SPECIAL[ch.charCodeAt(0)] = 1;
+const SPECIAL = stopTable('/"\'`{}()');
 
 const GROUP_NONE = 0;
 const GROUP_IMPORT = 1;
@@ -55,6 +56,7 @@ export function extractGo(text: string): Extraction {
 
     if (resumeAt <= pos && braceDepth === 0) {
       if (parenDepth === 0) group = GROUP_NONE;
+      // Inline rather than line-lexer's skipBlanks, which measured slower here (see line-lexer.ts).
       let i = pos;
       while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
       const first = text.charCodeAt(i);
@@ -106,8 +108,7 @@ export function extractGo(text: string): Extraction {
             continue;
           }
           if (next === 42) {
-            const close = text.indexOf('*/', k + 2);
-            resumeAt = close < 0 ? len : close + 2;
+            resumeAt = skipPast(text, '*/', k + 2);
             k = resumeAt;
             continue;
           }
@@ -117,12 +118,10 @@ export function extractGo(text: string): Extraction {
         case 39:
           k = skipQuoted(text, k, end, c) + 1;
           continue;
-        case 96: {
-          const close = text.indexOf('`', k + 1);
-          resumeAt = close < 0 ? len : close + 1;
+        case 96:
+          resumeAt = skipPast(text, '`', k + 1);
           k = resumeAt;
           continue;
-        }
         case 123:
           braceDepth++;
           parensAtBrace.push(parenDepth);
@@ -174,8 +173,7 @@ function pushNames(symbols: SymbolDef[], list: string, line: number): void {
 }
 
 function push(symbols: SymbolDef[], name: string, kind: SymbolKind, line: number, parent: string | undefined): void {
-  const exported = isExported(name);
-  symbols.push(parent === undefined ? { name, kind, line, exported } : { name, kind, line, exported, parent });
+  symbols.push(symbolDef(name, kind, line, isExported(name), parent));
 }
 
 /** Go's rule: an identifier is exported when its first character is an upper-case letter. */
@@ -184,18 +182,4 @@ function isExported(name: string): boolean {
   if (c < 128) return c >= 65 && c <= 90;
   const first = String.fromCodePoint(name.codePointAt(0)!);
   return first !== first.toLowerCase() && first === first.toUpperCase();
-}
-
-function isWordChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-}
-
-/** Index of the quote closing the string or rune opened at `open`, or `end` when the line ends first. */
-function skipQuoted(text: string, open: number, end: number, quote: number): number {
-  for (let i = open + 1; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === quote) return i;
-  }
-  return end;
 }

@@ -11,6 +11,8 @@
  * Python has no export keyword; a name is exported unless it starts with `_` (the convention
  * `from m import *` and linters follow), and a member is exported only if its class is.
  */
+import { stopTable } from './line-lexer.js';
+import { symbolDef } from './symbol-def.js';
 import type { Extraction, ImportRef, SymbolDef } from './types.js';
 
 /** Python's tab stops (the tokenizer's rule): a tab advances the indent to the next multiple of 8. */
@@ -21,8 +23,7 @@ const BLOCK_DEF = 1;
 /** A block inside a function: nothing in it is visible from outside. */
 const BLOCK_LOCAL = 2;
 
-const SPECIAL = new Uint8Array(128);
-for (const ch of '#\'"()[]{}\\') SPECIAL[ch.charCodeAt(0)] = 1;
+const SPECIAL = stopTable('#\'"()[]{}\\');
 
 const DEF = /^(?:async\s+)?def\s+([A-Za-z_\u00C0-\uFFFF][\w\u00C0-\uFFFF]*)/;
 const CLASS = /^class\s+([A-Za-z_\u00C0-\uFFFF][\w\u00C0-\uFFFF]*)/;
@@ -215,7 +216,7 @@ function push(
   exported: boolean,
   parent: string | undefined,
 ): void {
-  symbols.push(parent === undefined ? { name, kind, line, exported } : { name, kind, line, exported, parent });
+  symbols.push(symbolDef(name, kind, line, exported, parent));
 }
 
 /**
