@@ -50,6 +50,8 @@ export class Session {
   #onToolsChanged: () => void;
   #log: (line: string) => void;
   #closing = new AbortController();
+  /** The brain found for the anchor: every tool call asks, and the answer rarely changes. */
+  #resolved: Brain | undefined;
   #background = new Set<Promise<unknown>>();
 
   constructor(options: SessionOptions) {
@@ -117,6 +119,7 @@ export class Session {
   /** Anchors the session to a folder (after `ingest`) and asks the probe about it. */
   anchorTo(folder: string): void {
     this.#anchor = folder;
+    this.#resolved = undefined;
     // The folder may have just become watched: an earlier answer about it is stale.
     this.probe.forget(folder);
     this.askAbout(folder);
@@ -128,10 +131,16 @@ export class Session {
     return answer ? answer.brainId !== null : null;
   }
 
-  /** The brain covering the anchor, or null when none does. */
+  /**
+   * The brain covering the anchor, or null when none does. A found brain is kept for the
+   * session (no registry read or realpath per call); "none" is asked again each time, so a
+   * brain made meanwhile by another process (`gardener init`) is seen.
+   */
   brain(): Brain | null {
+    if (this.#resolved) return this.#resolved;
     try {
-      return this.brains.resolve(this.#anchor);
+      this.#resolved = this.brains.resolve(this.#anchor);
+      return this.#resolved;
     } catch (err) {
       if (err instanceof BrainNotFoundError) return null;
       throw err;
