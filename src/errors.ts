@@ -107,3 +107,11 @@ export class GitError extends GardenerError {
     this.name = 'GitError';
   }
 }
+
+/** The service manager (systemctl, launchctl) refused or is missing. */
+export class ServiceError extends GardenerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('GDN_SERVICE_FAILED', message, options);
+    this.name = 'ServiceError';
+  }
+}
