@@ -60,6 +60,25 @@ for (const [name, what] of [
     .action(async (dir, opts) => (await import('./commands/daemon.js')).daemon(name, dir, opts));
 }
 
+const skeleton = program
+  .command('skeleton')
+  .description("print the brain's skeleton (ratified, else the candidate): rooms, files, imports between rooms")
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, opts) => (await import('./commands/skeleton.js')).showSkeleton(dir, opts));
+skeleton
+  .command('candidate')
+  .description('propose a candidate skeleton from the code map (after a tick)')
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, opts) => (await import('./commands/skeleton.js')).candidateSkeleton(dir, opts));
+skeleton
+  .command('check')
+  .description('recompute the ratified skeleton now; exit 1 if an import breaks may_use or a file is in no room')
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, opts) => (await import('./commands/skeleton.js')).checkSkeleton(dir, opts));
+
 program
   .command('mcp')
   .description('serve MCP over stdio for an agent host (logs on stderr)')

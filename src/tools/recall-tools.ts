@@ -8,6 +8,7 @@ import {
 } from '../store/index.js';
 import { freshnessOf } from './freshness.js';
 import { takeWithin, tokensOf } from './budget.js';
+import { northRooms } from '../skeleton/index.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
 export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
@@ -35,7 +36,7 @@ export const seekTool = defineTool({
 
 export const northTool = defineTool({
   name: 'north',
-  description: 'Orientation: roots, languages, top folders with file counts and their most-imported files, freshness.',
+  description: 'Orientation: roots, languages, top folders with file counts and their most-imported files, the ratified skeleton\'s rooms when there is one, freshness.',
   traffic: 'recall',
   input: z.object({}).strict(),
   handler: async (_args, { session }) => {
@@ -50,6 +51,7 @@ export const northTool = defineTool({
       symbols: stats.symbols,
       languages: languageCounts(db).slice(0, 12),
       folders,
+      ...ratifiedRooms(db),
       freshness: freshnessOf(brain, folders.flatMap((f) => f.mostImported.map((m) => m.path))),
     };
   },
@@ -120,3 +122,9 @@ export const delegateTool = defineTool({
 });
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The ratified skeleton's rooms for `north`, when there is one (src/skeleton/). */
+function ratifiedRooms(db: Parameters<typeof northRooms>[0]): { rooms?: NonNullable<ReturnType<typeof northRooms>> } {
+  const rooms = northRooms(db);
+  return rooms ? { rooms } : {};
+}

@@ -1,0 +1,167 @@
+/**
+ * Resolves the imports the extractors recorded (the module as written) to files of the code
+ * map, so the skeleton can count imports between rooms. Each language's own rule, kept cheap:
+ *
+ *   TypeScript/JavaScript  `./x.js`, `../y` relative to the file; the extension is dropped on
+ *                          both sides (a `.js` specifier finds its `.ts` source), `/index` too
+ *   Python                 `.x`, `..x.y` relative to the package; `a.b.c` by path suffix
+ *                          (`a/b/c.py` or `a/b/c/__init__.py`, wherever the source root is)
+ *   Go                     an import path by its longest folder suffix (two segments at least,
+ *                          so `fmt` never lands on a folder that happens to be named fmt)
+ *   Rust                   `crate::`, `self::`, `super::` and workspace crates (`name::`,
+ *                          for a folder `name/src/lib.rs`), shortening until a module file
+ *   Java                   `a.b.C` by path suffix, `a.b.*` by folder suffix
+ *
+ * Anything else (packages, the standard library) resolves to null: it is outside every room.
+ */
+import { posix } from 'node:path';
+
+const stemOf = (p: string) => p.replace(/\.[A-Za-z0-9]+$/, '').replace(/\/(?:index|__init__|mod)$/, '');
+
+export class ImportResolver {
+  #byStem = new Map<string, string>();
+  #bySuffix: Map<string, string> | undefined;
+  #folderSuffix: Map<string, string> | undefined;
+  #crates: Map<string, string> | undefined;
+  readonly #paths: readonly string[];
+
+  /** `paths`: every root-relative path of the code map, sorted (the first of a collision wins). */
+  constructor(paths: readonly string[]) {
+    this.#paths = paths;
+    for (const p of paths) {
+      const s = stemOf(p);
+      if (!this.#byStem.has(s)) this.#byStem.set(s, p);
+    }
+  }
+
+  /** The file `module` (imported by `from`, written in `language`) names, or null. */
+  resolve(from: string, language: string | null, module: string): string | null {
+    let target: string | null;
+    switch (language) {
+      case 'python':
+        target = this.#python(from, module);
+        break;
+      case 'go':
+        target = this.#go(module);
+        break;
+      case 'rust':
+        target = this.#rust(from, module);
+        break;
+      case 'java':
+        target = this.#java(module);
+        break;
+      default:
+        target = module.startsWith('.') ? this.#stem(posix.join(posix.dirname(from), module)) : null;
+    }
+    return target === from ? null : target;
+  }
+
+  #stem(path: string): string | null {
+    return this.#byStem.get(stemOf(posix.normalize(path))) ?? null;
+  }
+
+  #python(from: string, module: string): string | null {
+    const dots = /^\.*/.exec(module)![0].length;
+    const rest = module.slice(dots).replace(/\./g, '/');
+    if (dots > 0) {
+      let base = posix.dirname(from);
+      for (let i = 1; i < dots; i++) base = posix.dirname(base);
+      return this.#stem(rest ? `${base}/${rest}` : base);
+    }
+    return this.#suffix(rest);
+  }
+
+  #go(module: string): string | null {
+    const segments = module.split('/');
+    const folders = this.#folders();
+    for (let k = segments.length; k >= 2; k--) {
+      const hit = folders.get(segments.slice(-k).join('/'));
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  #rust(from: string, module: string): string | null {
+    const parts = module.split('::');
+    const head = parts.shift()!;
+    let base: string;
+    const moduleDir = /(?:^|\/)(?:mod|lib|main)\.rs$/.test(from) ? posix.dirname(from) : stemOf(from);
+    if (head === 'crate') {
+      const at = from.lastIndexOf('src/');
+      base = at < 0 ? posix.dirname(from) : from.slice(0, at + 3);
+    } else if (head === 'self') base = moduleDir;
+    else if (head === 'super') {
+      base = posix.dirname(moduleDir);
+      while (parts[0] === 'super') {
+        parts.shift();
+        base = posix.dirname(base);
+      }
+    } else {
+      const crate = this.#crateRoots().get(head);
+      if (!crate) return null;
+      base = crate;
+    }
+    for (let k = parts.length; k >= 1; k--) {
+      const hit = this.#stem(`${base}/${parts.slice(0, k).join('/')}`);
+      if (hit) return hit;
+    }
+    return head === 'crate' || head === 'self' || head === 'super' ? null : this.#stem(`${base}/lib`);
+  }
+
+  #java(module: string): string | null {
+    if (module.endsWith('.*')) return this.#folders().get(module.slice(0, -2).replace(/\./g, '/')) ?? null;
+    const parts = module.split('.');
+    // `import static a.b.C.member`: shorten until a class file.
+    for (let k = parts.length; k >= 2; k--) {
+      const hit = this.#suffix(parts.slice(0, k).join('/'));
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  /** A file whose stem ends with `key` at a folder boundary. */
+  #suffix(key: string): string | null {
+    if (!this.#bySuffix) {
+      this.#bySuffix = new Map();
+      for (const [stem, path] of this.#byStem) {
+        let at = -1;
+        do {
+          const k = stem.slice(at + 1);
+          if (!this.#bySuffix.has(k)) this.#bySuffix.set(k, path);
+          at = stem.indexOf('/', at + 1);
+        } while (at >= 0);
+      }
+    }
+    return this.#bySuffix.get(key) ?? null;
+  }
+
+  /** Folder suffixes → the folder's first file. */
+  #folders(): Map<string, string> {
+    if (!this.#folderSuffix) {
+      this.#folderSuffix = new Map();
+      for (const path of this.#paths) {
+        const dir = posix.dirname(path);
+        if (dir === '.') continue;
+        let at = -1;
+        do {
+          const k = dir.slice(at + 1);
+          if (!this.#folderSuffix.has(k)) this.#folderSuffix.set(k, path);
+          at = dir.indexOf('/', at + 1);
+        } while (at >= 0);
+      }
+    }
+    return this.#folderSuffix;
+  }
+
+  /** Workspace crates: `name` (with `-` as `_`) → its `src` folder, for every `…/name/src/lib.rs`. */
+  #crateRoots(): Map<string, string> {
+    if (!this.#crates) {
+      this.#crates = new Map();
+      for (const path of this.#paths) {
+        const m = /(?:^|\/)([^/]+)\/src\/lib\.rs$/.exec(path);
+        if (m) this.#crates.set(m[1]!.replace(/-/g, '_'), path.slice(0, -'/lib.rs'.length));
+      }
+    }
+    return this.#crates;
+  }
+}
