@@ -97,12 +97,16 @@ export class Reconciler extends EventEmitter {
     return this.#timerAt;
   }
 
-  /** Arms the timer for the persisted deadline (after a tick that changed the map, or on start). Never rejects. */
+  /**
+   * Arms the timer for the persisted deadline (after a tick that changed the map, or on start).
+   * Emits 'scheduled' with the deadline (or null) when done. Never rejects.
+   */
   async schedule(): Promise<void> {
     if (this.#closed) return;
     try {
       const { reconcileDueAt } = await this.#store.skeletonMeta();
       if (reconcileDueAt !== null) this.#arm(reconcileDueAt);
+      this.emit('scheduled', reconcileDueAt);
     } catch (err) {
       this.#log(`reconcile of brain ${this.brainId} not scheduled: ${(err as Error).message}`);
     }
@@ -146,6 +150,7 @@ export class Reconciler extends EventEmitter {
     if (this.#timerAt === at) return;
     this.#disarm();
     this.#timerAt = at;
+    this.emit('armed', at);
     this.#timer = this.#timers.set(() => {
       this.#timer = null;
       this.#timerAt = null;
