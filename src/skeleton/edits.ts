@@ -99,8 +99,8 @@ function applyOne(rooms: Room[], edit: SkeletonEdit, field: string): Room[] {
       const moving = new Set(edit.globs);
       for (const r of rooms) r.globs = r.globs.filter((g) => !moving.has(g));
       rooms[to]!.globs = [...edit.globs, ...rooms[to]!.globs];
-      const emptied = rooms.filter((r) => r.globs.length === 0);
-      if (emptied.length > 0) throw new InvalidArgumentError(`${field}.globs: moving them would leave room "${emptied[0]!.name}" without globs; merge or remove it instead`);
+      // A room left without globs is refused by the final check, unless a later edit of the
+      // same batch removes or refills it.
       return rooms;
     }
     case 'set_purpose': {
