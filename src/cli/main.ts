@@ -66,18 +66,19 @@ const skeleton = program
   .argument('[dir]', 'a folder covered by the brain', '.')
   .option('--json', 'print one JSON object')
   .action(async (dir, opts) => (await import('./commands/skeleton.js')).showSkeleton(dir, opts));
+// `--json` after a subcommand is parsed by the parent (it declares it too): read both.
 skeleton
   .command('candidate')
   .description('propose a candidate skeleton from the code map (after a tick)')
   .argument('[dir]', 'a folder covered by the brain', '.')
   .option('--json', 'print one JSON object')
-  .action(async (dir, opts) => (await import('./commands/skeleton.js')).candidateSkeleton(dir, opts));
+  .action(async (dir, _opts, cmd: Command) => (await import('./commands/skeleton.js')).candidateSkeleton(dir, cmd.optsWithGlobals()));
 skeleton
   .command('check')
   .description('recompute the ratified skeleton now; exit 1 if an import breaks may_use or a file is in no room')
   .argument('[dir]', 'a folder covered by the brain', '.')
   .option('--json', 'print one JSON object')
-  .action(async (dir, opts) => (await import('./commands/skeleton.js')).checkSkeleton(dir, opts));
+  .action(async (dir, _opts, cmd: Command) => (await import('./commands/skeleton.js')).checkSkeleton(dir, cmd.optsWithGlobals()));
 
 program
   .command('mcp')
