@@ -42,8 +42,12 @@ test('skeleton check exits 0 on a clean tree and 1 on a violation, naming each',
     assert.equal(clean.code, 0, clean.stdout + clean.stderr);
     assert.match(clean.stdout, /no import breaks a may_use rule/);
 
-    repo.write('src/data/cache.ts', "import { view } from '../ui/view.js';\nexport const cache = view;\n");
     repo.write('scripts/gen.ts', 'export const gen = 1;\n');
+    const unroomed = gardener(['skeleton', 'check', repo.dir], env);
+    assert.equal(unroomed.code, 1, 'a file in no room alone fails the check');
+    assert.match(unroomed.stdout, /scripts\/gen\.ts: in no room/);
+
+    repo.write('src/data/cache.ts', "import { view } from '../ui/view.js';\nexport const cache = view;\n");
     const dirty = gardener(['skeleton', 'check', repo.dir], env);
     assert.equal(dirty.code, 1, dirty.stdout + dirty.stderr);
     assert.match(dirty.stdout, /src\/data\/cache\.ts:1: imports \.\.\/ui\/view\.js \(src\/ui\/view\.ts\): room data may not use room ui/);
