@@ -225,17 +225,17 @@ function splitByCommunities(units: Unit[], adj: Map<string, Map<string, number>>
       out.push(u);
       continue;
     }
-    const groups = new Map<number, string[]>();
+    const byCommunity = new Map<number, string[]>();
     for (const f of u.files) {
       const c = community[f];
       if (c === undefined) continue;
-      const list = groups.get(c) ?? [];
+      const list = byCommunity.get(c) ?? [];
       list.push(f);
-      groups.set(c, list);
+      byCommunity.set(c, list);
     }
     const minGroup = Math.max(MIN_ROOM_FILES, Math.ceil(u.files.length * SPLIT_GROUP_MIN_SHARE));
-    const big = [...groups.values()].filter((g2) => g2.length >= minGroup).sort((a, b) => b.length - a.length);
-    if (big.length < 2 || !nearlyApart(big, adj)) {
+    const big = joinLinked([...byCommunity.values()], adj).filter((g2) => g2.length >= minGroup).sort((a, b) => b.length - a.length);
+    if (big.length < 2) {
       out.push(u);
       continue;
     }
@@ -250,21 +250,38 @@ function splitByCommunities(units: Unit[], adj: Map<string, Map<string, number>>
   return out;
 }
 
-/** True when imports across the groups are few beside the imports inside them. */
-function nearlyApart(groups: string[][], adj: Map<string, Map<string, number>>): boolean {
+/**
+ * Louvain cuts where modularity gains, which inside one folder can be a chain of files that
+ * all import each other in turn. Communities that import each other more than
+ * SPLIT_MAX_CROSS_SHARE of the smaller one's inside imports are joined again, so only groups
+ * that (almost) do not import each other remain apart.
+ */
+function joinLinked(groups: string[][], adj: Map<string, Map<string, number>>): string[][] {
   const groupOf = new Map<string, number>();
   groups.forEach((g, i) => g.forEach((f) => groupOf.set(f, i)));
-  let inside = 0;
-  let across = 0;
+  const inside = groups.map(() => 0);
+  const across = new Map<string, number>();
   for (const [f, i] of groupOf) {
     for (const [other, n] of adj.get(f) ?? []) {
       const j = groupOf.get(other);
       if (j === undefined) continue;
-      if (j === i) inside += n;
-      else across += n;
+      if (j === i) inside[i]! += n;
+      else if (i < j) across.set(`${i} ${j}`, (across.get(`${i} ${j}`) ?? 0) + n);
+      else across.set(`${j} ${i}`, (across.get(`${j} ${i}`) ?? 0) + n);
     }
   }
-  return inside > 0 && across <= inside * SPLIT_MAX_CROSS_SHARE;
+  const parent = groups.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  for (const [pair, n] of across) {
+    const [i, j] = pair.split(' ').map(Number) as [number, number];
+    if (n > SPLIT_MAX_CROSS_SHARE * Math.min(inside[i]!, inside[j]!)) parent[root(i)] = root(j);
+  }
+  const joined = new Map<number, string[]>();
+  groups.forEach((g, i) => {
+    const r = root(i);
+    joined.set(r, [...(joined.get(r) ?? []), ...g]);
+  });
+  return [...joined.values()];
 }
 
 /** The fewest globs naming exactly `group` among `all`: whole folders where they can, files elsewhere. */
