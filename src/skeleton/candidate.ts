@@ -28,8 +28,12 @@ import { MAX_PURPOSE_CHARS, type Room } from './rooms.js';
 export const TARGET_ROOMS = 16;
 /** Fewer files than this is not a room (not one room per file). */
 export const MIN_ROOM_FILES = 3;
-/** Most rooms a candidate proposes, however large the tree: past it, folders stay whole. */
-export const MAX_CANDIDATE_ROOMS = 120;
+/**
+ * Most rooms a candidate proposes, however large the tree: past it, folders stay whole. A
+ * monorepo's packages are its natural rooms (the 5000-file bench repository has ~140), and a
+ * cap below that would leave one arbitrary folder unsplit beside its split siblings.
+ */
+export const MAX_CANDIDATE_ROOMS = 160;
 /** Rooms smaller than this are not split by the import graph: too small to hold two blocks. */
 export const SPLIT_MIN_FILES = 12;
 /** A community must hold this share of a room's files to become a room of its own. */
@@ -349,14 +353,13 @@ function draftPurpose(db: Database, u: Unit, graph: CodeGraph, readText: Candida
     }
   }
   const langs = new Map<string, number>();
-  const byPath = new Map(graph.files.map((f) => [f.path, f]));
   for (const f of u.files) {
-    const l = byPath.get(f)?.language ?? 'other';
+    const l = graph.byPath.get(f)?.language ?? 'other';
     langs.set(l, (langs.get(l) ?? 0) + 1);
   }
   const lang = [...langs.entries()].sort((a, b) => b[1] - a[1])[0]![0];
   const top = [...u.files].sort((a, b) => (graph.importedBy.get(b) ?? 0) - (graph.importedBy.get(a) ?? 0) || a.localeCompare(b)).slice(0, 2);
-  const names = [...new Set(top.flatMap((f) => exportedNames(db, f, 3)))].slice(0, 4);
+  const names = [...new Set(top.flatMap((f) => exportedNames(db, graph.byPath.get(f)!, 3)))].slice(0, 4);
   return clip(`draft: ${u.files.length} ${lang} file${u.files.length === 1 ? '' : 's'}${names.length ? `; exports ${names.join(', ')}` : ''}`);
 }
 

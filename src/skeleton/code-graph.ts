@@ -17,6 +17,7 @@ export interface CodeImport {
 }
 
 export interface CodeFile {
+  rootId: number;
   path: string;
   language: string | null;
   imports: CodeImport[];
@@ -27,12 +28,14 @@ export interface CodeGraph {
   files: CodeFile[];
   /** How many distinct files import each file. */
   importedBy: Map<string, number>;
+  /** Each file by path. */
+  byPath: Map<string, CodeFile>;
   /** Imports the extractors recorded, resolved or not. */
   importsSeen: number;
 }
 
 export function loadCodeGraph(db: Database): CodeGraph {
-  const rows = db.prepare('SELECT path, language, imports FROM files ORDER BY path').all<{ path: string; language: string | null; imports: string }>();
+  const rows = db.prepare('SELECT root_id, path, language, imports FROM files ORDER BY path').all<{ root_id: number; path: string; language: string | null; imports: string }>();
   const resolver = new ImportResolver(rows.map((r) => r.path));
   const importedBy = new Map<string, number>();
   let importsSeen = 0;
@@ -49,14 +52,14 @@ export function loadCodeGraph(db: Database): CodeGraph {
       }
     }
     for (const t of targets) importedBy.set(t, (importedBy.get(t) ?? 0) + 1);
-    return { path: r.path, language: r.language, imports };
+    return { rootId: r.root_id, path: r.path, language: r.language, imports };
   });
-  return { files, importedBy, importsSeen };
+  return { files, importedBy, importsSeen, byPath: new Map(files.map((f) => [f.path, f])) };
 }
 
-/** The exported definitions' names of one file, in line order (first root holding the path). */
-export function exportedNames(db: Database, path: string, limit: number): string[] {
-  const row = db.prepare('SELECT symbols FROM files WHERE path = ? LIMIT 1').get<{ symbols: string }>(path);
+/** The exported definitions' names of one file, in line order (through the (root_id, path) index). */
+export function exportedNames(db: Database, file: Pick<CodeFile, 'rootId' | 'path'>, limit: number): string[] {
+  const row = db.prepare('SELECT symbols FROM files WHERE root_id = ? AND path = ?').get<{ symbols: string }>(file.rootId, file.path);
   if (!row || row.symbols === '[]') return [];
   const out: string[] = [];
   for (const s of (JSON.parse(row.symbols) as SymbolDef[]).sort((a, b) => a.line - b.line)) {

@@ -86,7 +86,7 @@ export function deriveSkeleton(db: Database, rooms: readonly Room[], graph: Code
         .slice(0, KEY_FILES_PER_ROOM);
       const keySymbols: string[] = [];
       for (const file of keyFiles) {
-        for (const name of exportedNames(db, file, KEY_SYMBOLS_PER_ROOM)) {
+        for (const name of exportedNames(db, graph.byPath.get(file)!, KEY_SYMBOLS_PER_ROOM)) {
           if (keySymbols.length < KEY_SYMBOLS_PER_ROOM && !keySymbols.includes(name)) keySymbols.push(name);
         }
       }

@@ -29,6 +29,11 @@ export function compileGlob(glob: string): GlobMatcher {
     const prefix = `${trimmed}/`;
     return (path) => path === trimmed || path.startsWith(prefix);
   }
+  // The common room glob, `folder/**`, is a prefix test: no regular expression per path.
+  if (trimmed.endsWith('/**') && !/[*?]/.test(trimmed.slice(0, -3))) {
+    const prefix = trimmed.slice(0, -2);
+    return (path) => path.startsWith(prefix);
+  }
   const re = new RegExp(`^${globSource(trimmed)}$`);
   return (path) => re.test(path);
 }

@@ -14,12 +14,32 @@
  *
  * Anything else (packages, the standard library) resolves to null: it is outside every room.
  */
-import { posix } from 'node:path';
 
-const stemOf = (p: string) => p.replace(/\.[A-Za-z0-9]+$/, '').replace(/\/(?:index|__init__|mod)$/, '');
+const joinPath = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);
+const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+
+/** The path without its extension and without a trailing `/index`, `/__init__` or `/mod`. */
+function stemOf(p: string): string {
+  const slash = p.lastIndexOf('/');
+  const dot = p.lastIndexOf('.');
+  const bare = dot > slash + 1 && /^[A-Za-z0-9]+$/.test(p.slice(dot + 1)) ? p.slice(0, dot) : p;
+  const last = bare.slice(slash + 1);
+  return slash >= 0 && (last === 'index' || last === '__init__' || last === 'mod') ? bare.slice(0, slash) : bare;
+}
+
+/** `dir` joined with a relative specifier, `..` and `.` applied (posix.join + normalize, without their cost). */
+function joinRelative(dir: string, spec: string): string {
+  const out = dir === '' ? [] : dir.split('/');
+  for (const seg of spec.split('/')) {
+    if (seg === '..') out.pop();
+    else if (seg !== '.' && seg !== '') out.push(seg);
+  }
+  return out.join('/');
+}
 
 export class ImportResolver {
   #byStem = new Map<string, string>();
+  #memo = new Map<string, string | null>();
   #bySuffix: Map<string, string> | undefined;
   #folderSuffix: Map<string, string> | undefined;
   #crates: Map<string, string> | undefined;
@@ -34,8 +54,24 @@ export class ImportResolver {
     }
   }
 
-  /** The file `module` (imported by `from`, written in `language`) names, or null. */
+  /**
+   * The file `module` (imported by `from`, written in `language`) names, or null. Answers are
+   * remembered by what they depend on (the module, and the importing folder when the rule is
+   * relative): a code map repeats the same few thousand specifiers tens of thousands of times.
+   */
   resolve(from: string, language: string | null, module: string): string | null {
+    const relative = module.startsWith('.') || (language === 'rust' && !module.startsWith('crate::') && module.includes('::'));
+    const key = `${language}\0${relative || language === 'rust' ? dirOf(from) : ''}\0${module}`;
+    let target = this.#memo.get(key);
+    if (target === undefined) {
+      target = this.#resolve(from, language, module);
+      // Rust `self::`/`super::` also depend on the file's own name (a.rs is module a).
+      if (!(language === 'rust' && /^(?:self|super)::/.test(module))) this.#memo.set(key, target);
+    }
+    return target === from ? null : target;
+  }
+
+  #resolve(from: string, language: string | null, module: string): string | null {
     let target: string | null;
     switch (language) {
       case 'python':
@@ -51,22 +87,22 @@ export class ImportResolver {
         target = this.#java(module);
         break;
       default:
-        target = module.startsWith('.') ? this.#stem(posix.join(posix.dirname(from), module)) : null;
+        target = module.startsWith('.') ? this.#stem(joinRelative(dirOf(from), module)) : null;
     }
-    return target === from ? null : target;
+    return target;
   }
 
   #stem(path: string): string | null {
-    return this.#byStem.get(stemOf(posix.normalize(path))) ?? null;
+    return this.#byStem.get(stemOf(path)) ?? null;
   }
 
   #python(from: string, module: string): string | null {
     const dots = /^\.*/.exec(module)![0].length;
     const rest = module.slice(dots).replace(/\./g, '/');
     if (dots > 0) {
-      let base = posix.dirname(from);
-      for (let i = 1; i < dots; i++) base = posix.dirname(base);
-      return this.#stem(rest ? `${base}/${rest}` : base);
+      let base = dirOf(from);
+      for (let i = 1; i < dots; i++) base = dirOf(base);
+      return this.#stem(rest ? joinPath(base, rest) : base);
     }
     return this.#suffix(rest);
   }
@@ -85,16 +121,16 @@ export class ImportResolver {
     const parts = module.split('::');
     const head = parts.shift()!;
     let base: string;
-    const moduleDir = /(?:^|\/)(?:mod|lib|main)\.rs$/.test(from) ? posix.dirname(from) : stemOf(from);
+    const moduleDir = /(?:^|\/)(?:mod|lib|main)\.rs$/.test(from) ? dirOf(from) : stemOf(from);
     if (head === 'crate') {
       const at = from.lastIndexOf('src/');
-      base = at < 0 ? posix.dirname(from) : from.slice(0, at + 3);
+      base = at < 0 ? dirOf(from) : from.slice(0, at + 3);
     } else if (head === 'self') base = moduleDir;
     else if (head === 'super') {
-      base = posix.dirname(moduleDir);
+      base = dirOf(moduleDir);
       while (parts[0] === 'super') {
         parts.shift();
-        base = posix.dirname(base);
+        base = dirOf(base);
       }
     } else {
       const crate = this.#crateRoots().get(head);
@@ -102,10 +138,10 @@ export class ImportResolver {
       base = crate;
     }
     for (let k = parts.length; k >= 1; k--) {
-      const hit = this.#stem(`${base}/${parts.slice(0, k).join('/')}`);
+      const hit = this.#stem(joinPath(base, parts.slice(0, k).join('/')));
       if (hit) return hit;
     }
-    return head === 'crate' || head === 'self' || head === 'super' ? null : this.#stem(`${base}/lib`);
+    return head === 'crate' || head === 'self' || head === 'super' ? null : this.#stem(joinPath(base, 'lib'));
   }
 
   #java(module: string): string | null {
@@ -140,8 +176,8 @@ export class ImportResolver {
     if (!this.#folderSuffix) {
       this.#folderSuffix = new Map();
       for (const path of this.#paths) {
-        const dir = posix.dirname(path);
-        if (dir === '.') continue;
+        const dir = dirOf(path);
+        if (dir === '') continue;
         let at = -1;
         do {
           const k = dir.slice(at + 1);

@@ -76,25 +76,57 @@ export interface RoomAssignment {
   emptyGlobs(): { room: string; glob: string }[];
 }
 
-/** Assigns paths to rooms, first room wins; remembers which globs matched something. */
+/**
+ * Assigns paths to rooms, first room wins; remembers which globs matched something.
+ *
+ * Most room globs name a folder (`src/store/**`, a plain path) or a folder's own files
+ * (`src/*`): those are looked up by the path's folders, so a path costs its depth, not the
+ * number of globs; only the other globs are tried one by one.
+ */
 export function assignRooms(rooms: readonly Room[]): RoomAssignment {
-  const matchers: { room: number; glob: string; match: GlobMatcher; hits: number }[] = [];
+  interface Entry { room: number; glob: string; hits: number }
+  const under = new Map<string, Entry>(); // `x/**` and plain `x`: x itself or anything below
+  const direct = new Map<string, Entry>(); // `x/*`: files directly in x
+  const others: { e: Entry; match: GlobMatcher }[] = [];
+  const all: Entry[] = [];
   rooms.forEach((r, i) => {
-    for (const glob of r.globs) matchers.push({ room: i, glob, match: compileGlob(glob), hits: 0 });
+    for (const glob of r.globs) {
+      const t = glob.replace(/\/+$/, '');
+      const e: Entry = { room: i, glob, hits: 0 };
+      all.push(e);
+      let key: string | null = null;
+      let map: Map<string, Entry> | null = null;
+      if (t === '**') [key, map] = ['', under];
+      else if (!/[*?]/.test(t)) [key, map] = [t, under];
+      else if (t.endsWith('/**') && !/[*?]/.test(t.slice(0, -3))) [key, map] = [t.slice(0, -3), under];
+      else if (t.endsWith('/*') && !/[*?]/.test(t.slice(0, -2))) [key, map] = [t.slice(0, -2), direct];
+      else if (t === '*') [key, map] = ['', direct];
+      if (key === null || map === null) others.push({ e, match: compileGlob(glob) });
+      // The same glob twice: the first room keeps it; the later one is reported as matching nothing.
+      else if (!map.has(key)) map.set(key, e);
+    }
   });
   return {
     roomOf(path) {
-      let room = -1;
-      for (const m of matchers) {
-        // After the winner, only globs that never matched are tried: each needs one hit to
+      let best: Entry | undefined;
+      const consider = (e: Entry | undefined) => {
+        if (!e) return;
+        e.hits++;
+        if (!best || e.room < best.room) best = e;
+      };
+      consider(under.get(''));
+      consider(under.get(path));
+      const slash = path.lastIndexOf('/');
+      consider(direct.get(slash < 0 ? '' : path.slice(0, slash)));
+      for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) consider(under.get(path.slice(0, at)));
+      for (const { e, match } of others) {
+        // Past the winner only globs that never matched are tried: each needs one hit to
         // leave the empty list, so the extra cost fades after the first few paths.
-        if ((room === -1 || m.hits === 0) && m.match(path)) {
-          m.hits++;
-          if (room === -1) room = m.room;
-        }
+        if (best && e.room >= best.room && e.hits > 0) continue;
+        if (match(path)) consider(e);
       }
-      return room;
+      return best ? best.room : -1;
     },
-    emptyGlobs: () => matchers.filter((m) => m.hits === 0).map((m) => ({ room: rooms[m.room]!.name, glob: m.glob })),
+    emptyGlobs: () => all.filter((e) => e.hits === 0).map((e) => ({ room: rooms[e.room]!.name, glob: e.glob })),
   };
 }

@@ -66,9 +66,9 @@ export function viewOf(s: StoredSkeleton) {
   };
 }
 
-/** The ratified rooms in one line each, for `north`; null without a ratified skeleton. */
-export function northRooms(db: Database): { name: string; purpose: string; files: number; globs: string[] }[] | null {
+/** The ratified rooms, one short entry each (globs and derived data are in `skeleton`), for `north`; null without one. */
+export function northRooms(db: Database): { name: string; purpose: string; files: number }[] | null {
   const r = readSkeleton(db, 'ratified');
   if (!r) return null;
-  return r.rooms.map((room, i) => ({ name: room.name, purpose: room.purpose, files: r.derived.rooms[i]?.files ?? 0, globs: room.globs }));
+  return r.rooms.map((room, i) => ({ name: room.name, purpose: room.purpose, files: r.derived.rooms[i]?.files ?? 0 }));
 }
