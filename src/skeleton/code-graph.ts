@@ -17,6 +17,8 @@ export interface CodeImport {
 }
 
 export interface CodeFile {
+  /** The file's row id in the code map. */
+  id: number;
   rootId: number;
   path: string;
   language: string | null;
@@ -34,37 +36,73 @@ export interface CodeGraph {
   importsSeen: number;
 }
 
+/**
+ * What a connection has read before, by file id: a file whose hash is unchanged keeps its
+ * parsed imports and its exported names, so a reconcile after a burst reads and parses only
+ * the files the burst touched (the store writer's connection lives as long as the brain).
+ */
+interface FileMemo {
+  path: string;
+  hash: string;
+  imports: ImportRef[];
+  exported?: string[];
+}
+const memos = new WeakMap<Database, Map<number, FileMemo>>();
+/** Most names remembered per file: the most any caller asks for. */
+const EXPORTED_MEMO_NAMES = 8;
+/** Ids per `IN (…)` query when fetching the imports of changed files. */
+const FETCH_CHUNK = 500;
+
 export function loadCodeGraph(db: Database): CodeGraph {
-  const rows = db.prepare('SELECT root_id, path, language, imports FROM files ORDER BY path').all<{ root_id: number; path: string; language: string | null; imports: string }>();
+  const rows = db.prepare('SELECT id, root_id, path, hash, language FROM files').all<{ id: number; root_id: number; path: string; hash: string; language: string | null }>();
+  rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.root_id - b.root_id));
+  let memo = memos.get(db);
+  if (!memo) memos.set(db, (memo = new Map()));
+  const stale = rows.filter((r) => {
+    const m = memo!.get(r.id);
+    return !m || m.hash !== r.hash || m.path !== r.path;
+  });
+  for (let i = 0; i < stale.length; i += FETCH_CHUNK) {
+    const chunk = stale.slice(i, i + FETCH_CHUNK);
+    const got = db.prepare(`SELECT id, imports FROM files WHERE id IN (${chunk.map(() => '?').join(',')})`).all<{ id: number; imports: string }>(...chunk.map((r) => r.id));
+    const byId = new Map(got.map((g) => [g.id, g.imports]));
+    for (const r of chunk) memo.set(r.id, { path: r.path, hash: r.hash, imports: JSON.parse(byId.get(r.id) ?? '[]') as ImportRef[] });
+  }
+  if (memo.size > rows.length) {
+    const live = new Set(rows.map((r) => r.id));
+    for (const id of memo.keys()) if (!live.has(id)) memo.delete(id);
+  }
   const resolver = new ImportResolver(rows.map((r) => r.path));
   const importedBy = new Map<string, number>();
   let importsSeen = 0;
-  const files = rows.map((r) => {
+  const files = rows.map((r): CodeFile => {
     const imports: CodeImport[] = [];
     const targets = new Set<string>();
-    if (r.imports !== '[]') {
-      for (const imp of JSON.parse(r.imports) as ImportRef[]) {
-        importsSeen++;
-        const target = resolver.resolve(r.path, r.language, imp.module);
-        if (target === null) continue;
-        imports.push({ target, line: imp.line, module: imp.module });
-        targets.add(target);
-      }
+    for (const imp of memo!.get(r.id)!.imports) {
+      importsSeen++;
+      const target = resolver.resolve(r.path, r.language, imp.module);
+      if (target === null) continue;
+      imports.push({ target, line: imp.line, module: imp.module });
+      targets.add(target);
     }
     for (const t of targets) importedBy.set(t, (importedBy.get(t) ?? 0) + 1);
-    return { rootId: r.root_id, path: r.path, language: r.language, imports };
+    return { id: r.id, rootId: r.root_id, path: r.path, language: r.language, imports };
   });
   return { files, importedBy, importsSeen, byPath: new Map(files.map((f) => [f.path, f])) };
 }
 
-/** The exported definitions' names of one file, in line order (through the (root_id, path) index). */
-export function exportedNames(db: Database, file: Pick<CodeFile, 'rootId' | 'path'>, limit: number): string[] {
-  const row = db.prepare('SELECT symbols FROM files WHERE root_id = ? AND path = ?').get<{ symbols: string }>(file.rootId, file.path);
-  if (!row || row.symbols === '[]') return [];
+/** The exported definitions' names of one file, in line order (remembered while its hash holds). */
+export function exportedNames(db: Database, file: Pick<CodeFile, 'id'>, limit: number): string[] {
+  const m = memos.get(db)?.get(file.id);
+  if (m?.exported) return m.exported.slice(0, limit);
+  const row = db.prepare('SELECT symbols FROM files WHERE id = ?').get<{ symbols: string }>(file.id);
   const out: string[] = [];
-  for (const s of (JSON.parse(row.symbols) as SymbolDef[]).sort((a, b) => a.line - b.line)) {
-    if (s.exported && !s.parent && !out.includes(s.name)) out.push(s.name);
-    if (out.length >= limit) break;
+  if (row && row.symbols !== '[]') {
+    for (const s of (JSON.parse(row.symbols) as SymbolDef[]).sort((a, b) => a.line - b.line)) {
+      if (s.exported && !s.parent && !out.includes(s.name)) out.push(s.name);
+      if (out.length >= Math.max(limit, EXPORTED_MEMO_NAMES)) break;
+    }
   }
-  return out;
+  if (m) m.exported = out;
+  return out.slice(0, limit);
 }
