@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openStore, ensureRoot, type Database } from '../src/store/index.js';
 import {
   proposeCandidate, editCandidate, ratifyCandidate, candidateLease, readForReconcile, writeReconciled, readSkeletonMeta,
-  setReconcileDeadline, clearReconcileDeadline, readSkeleton,
+  setReconcileDeadline, clearReconcileDeadline, readSkeleton, loadCodeGraph,
 } from '../src/skeleton/index.js';
 import { SkeletonConflictError } from '../src/errors.js';
 
@@ -68,5 +68,21 @@ test('lease, deadline and the reconcile read/write keyed on the version', () => 
     assert.equal(readSkeletonMeta(db).reconcileDueAt, 1000, 'a deadline pushed past the reconcile stays');
     clearReconcileDeadline(db, 1000);
     assert.equal(readSkeletonMeta(db).reconcileDueAt, null);
+  });
+});
+
+test('the code graph remembers unchanged files, yet sees an import resolve when its target appears', () => {
+  withStore((db) => {
+    const root = db.prepare('SELECT id FROM roots').get<{ id: number }>()!.id;
+    db.prepare(`INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, imports, ingested_at) VALUES (?, 'src/late/user.ts', 1, 1, 'u', 'typescript', 1, ?, 1)`)
+      .run(root, JSON.stringify([{ module: '../later/thing.js', line: 3 }]));
+    const before = loadCodeGraph(db);
+    assert.deepEqual(before.byPath.get('src/late/user.ts')!.imports, []);
+    assert.equal(loadCodeGraph(db).byPath.get('src/ui/v0.ts')!.imports.length, 2, 'a second load answers the same from memory');
+    db.prepare(`INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, ingested_at) VALUES (?, 'src/later/thing.ts', 1, 1, 't', 'typescript', 1, 1)`).run(root);
+    const after = loadCodeGraph(db);
+    assert.deepEqual(after.byPath.get('src/late/user.ts')!.imports, [{ target: 'src/later/thing.ts', line: 3, module: '../later/thing.js' }]);
+    db.prepare(`UPDATE files SET hash = 'u2', imports = '[]' WHERE path = 'src/late/user.ts'`).run();
+    assert.deepEqual(loadCodeGraph(db).byPath.get('src/late/user.ts')!.imports, [], 'a changed file is read again');
   });
 });

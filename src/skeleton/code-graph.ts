@@ -45,9 +45,13 @@ interface FileMemo {
   path: string;
   hash: string;
   imports: ImportRef[];
+  /** Its imports resolved, valid while the code map's path list is the one they were resolved against. */
+  resolved?: CodeImport[];
   exported?: string[];
 }
 const memos = new WeakMap<Database, Map<number, FileMemo>>();
+/** The sorted path list each connection last resolved against: an edit-only burst keeps it. */
+const lastPaths = new WeakMap<Database, string[]>();
 /** Most names remembered per file: the most any caller asks for. */
 const EXPORTED_MEMO_NAMES = 8;
 /** Ids per `IN (…)` query when fetching the imports of changed files. */
@@ -72,19 +76,27 @@ export function loadCodeGraph(db: Database): CodeGraph {
     const live = new Set(rows.map((r) => r.id));
     for (const id of memo.keys()) if (!live.has(id)) memo.delete(id);
   }
-  const resolver = new ImportResolver(rows.map((r) => r.path));
+  const paths = rows.map((r) => r.path);
+  const previous = lastPaths.get(db);
+  const samePaths = previous !== undefined && previous.length === paths.length && previous.every((p, i) => p === paths[i]);
+  lastPaths.set(db, paths);
+  let resolver: ImportResolver | undefined;
   const importedBy = new Map<string, number>();
   let importsSeen = 0;
   const files = rows.map((r): CodeFile => {
-    const imports: CodeImport[] = [];
-    const targets = new Set<string>();
-    for (const imp of memo!.get(r.id)!.imports) {
-      importsSeen++;
-      const target = resolver.resolve(r.path, r.language, imp.module);
-      if (target === null) continue;
-      imports.push({ target, line: imp.line, module: imp.module });
-      targets.add(target);
+    const m = memo!.get(r.id)!;
+    importsSeen += m.imports.length;
+    if (!samePaths || !m.resolved) {
+      resolver ??= new ImportResolver(paths);
+      m.resolved = [];
+      for (const imp of m.imports) {
+        const target = resolver.resolve(r.path, r.language, imp.module);
+        if (target !== null) m.resolved.push({ target, line: imp.line, module: imp.module });
+      }
     }
+    const imports = m.resolved;
+    const targets = new Set<string>();
+    for (const imp of imports) targets.add(imp.target);
     for (const t of targets) importedBy.set(t, (importedBy.get(t) ?? 0) + 1);
     return { id: r.id, rootId: r.root_id, path: r.path, language: r.language, imports };
   });
