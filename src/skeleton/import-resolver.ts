@@ -55,18 +55,19 @@ export class ImportResolver {
   }
 
   /**
-   * The file `module` (imported by `from`, written in `language`) names, or null. Answers are
-   * remembered by what they depend on (the module, and the importing folder when the rule is
-   * relative): a code map repeats the same few thousand specifiers tens of thousands of times.
+   * The file `module` (imported by `from`, written in `language`) names, or null. Answers that
+   * do not depend on the importing file (packages, dotted and Go import paths) are remembered
+   * by module: a code map repeats the same few hundred of those tens of thousands of times.
+   * Relative specifiers and Rust paths depend on the importer and are resolved each time
+   * (a folder join and one map lookup).
    */
   resolve(from: string, language: string | null, module: string): string | null {
-    const relative = module.startsWith('.') || (language === 'rust' && !module.startsWith('crate::') && module.includes('::'));
-    const key = `${language}\0${relative || language === 'rust' ? dirOf(from) : ''}\0${module}`;
-    let target = this.#memo.get(key);
-    if (target === undefined) {
-      target = this.#resolve(from, language, module);
-      // Rust `self::`/`super::` also depend on the file's own name (a.rs is module a).
-      if (!(language === 'rust' && /^(?:self|super)::/.test(module))) this.#memo.set(key, target);
+    let target: string | null | undefined;
+    if (module.charCodeAt(0) === 46 /* . */ || language === 'rust') target = this.#resolve(from, language, module);
+    else {
+      const key = language === null ? module : `${language}:${module}`;
+      target = this.#memo.get(key);
+      if (target === undefined) this.#memo.set(key, (target = this.#resolve(from, language, module)));
     }
     return target === from ? null : target;
   }
