@@ -6,7 +6,7 @@
  */
 import type { Database } from '../store/index.js';
 import type { ImportRef, SymbolDef } from '../ingest/extract/types.js';
-import { ImportResolver } from './import-resolver.js';
+import { ImportResolver, lookupStems } from './import-resolver.js';
 
 export interface CodeImport {
   /** The imported file, root-relative. */
@@ -44,7 +44,8 @@ export interface CodeGraph {
 interface FileMemo {
   path: string;
   hash: string;
-  imports: ImportRef[];
+  /** The file's imports, each with the stems that resolve it when they depend only on this file (import-resolver.ts). */
+  imports: (ImportRef & { stems: string[] | null })[];
   /** Its imports resolved, valid while the code map's path list is the one they were resolved against. */
   resolved?: CodeImport[];
   exported?: string[];
@@ -70,7 +71,11 @@ export function loadCodeGraph(db: Database): CodeGraph {
     const chunk = stale.slice(i, i + FETCH_CHUNK);
     const got = db.prepare(`SELECT id, imports FROM files WHERE id IN (${chunk.map(() => '?').join(',')})`).all<{ id: number; imports: string }>(...chunk.map((r) => r.id));
     const byId = new Map(got.map((g) => [g.id, g.imports]));
-    for (const r of chunk) memo.set(r.id, { path: r.path, hash: r.hash, imports: JSON.parse(byId.get(r.id) ?? '[]') as ImportRef[] });
+    for (const r of chunk) {
+      const refs = JSON.parse(byId.get(r.id) ?? '[]') as ImportRef[];
+      const imports = refs.map((ref) => ({ module: ref.module, line: ref.line, stems: lookupStems(r.path, r.language, ref.module) }));
+      memo.set(r.id, { path: r.path, hash: r.hash, imports });
+    }
   }
   if (memo.size > rows.length) {
     const live = new Set(rows.map((r) => r.id));
@@ -90,7 +95,7 @@ export function loadCodeGraph(db: Database): CodeGraph {
       resolver ??= new ImportResolver(paths);
       m.resolved = [];
       for (const imp of m.imports) {
-        const target = resolver.resolve(r.path, r.language, imp.module);
+        const target = imp.stems ? resolver.resolveStems(r.path, imp.stems) : resolver.resolve(r.path, r.language, imp.module);
         if (target !== null) m.resolved.push({ target, line: imp.line, module: imp.module });
       }
     }

@@ -62,50 +62,36 @@ export class ImportResolver {
    * (a folder join and one map lookup).
    */
   resolve(from: string, language: string | null, module: string): string | null {
-    let target: string | null | undefined;
-    if (module.charCodeAt(0) === 46 /* . */ || language === 'rust') target = this.#resolve(from, language, module);
-    else {
-      const key = language === null ? module : `${language}:${module}`;
-      target = this.#memo.get(key);
-      if (target === undefined) this.#memo.set(key, (target = this.#resolve(from, language, module)));
-    }
+    const stems = lookupStems(from, language, module);
+    if (stems !== null) return this.resolveStems(from, stems);
+    const key = language === null ? module : `${language}:${module}`;
+    let target = this.#memo.get(key);
+    if (target === undefined) this.#memo.set(key, (target = this.#resolveByModule(language, module)));
     return target === from ? null : target;
   }
 
-  #resolve(from: string, language: string | null, module: string): string | null {
-    let target: string | null;
+  /** The first of `stems` (from `lookupStems`) that names a file of the map, other than `from`. */
+  resolveStems(from: string, stems: readonly string[]): string | null {
+    for (const stem of stems) {
+      const hit = this.#byStem.get(stem);
+      if (hit !== undefined) return hit === from ? null : hit;
+    }
+    return null;
+  }
+
+  #resolveByModule(language: string | null, module: string): string | null {
     switch (language) {
       case 'python':
-        target = this.#python(from, module);
-        break;
+        return this.#suffix(module.replace(/\./g, '/'));
       case 'go':
-        target = this.#go(module);
-        break;
+        return this.#go(module);
       case 'rust':
-        target = this.#rust(from, module);
-        break;
+        return this.#rustCrate(module);
       case 'java':
-        target = this.#java(module);
-        break;
+        return this.#java(module);
       default:
-        target = module.startsWith('.') ? this.#stem(joinRelative(dirOf(from), module)) : null;
+        return null;
     }
-    return target;
-  }
-
-  #stem(path: string): string | null {
-    return this.#byStem.get(stemOf(path)) ?? null;
-  }
-
-  #python(from: string, module: string): string | null {
-    const dots = /^\.*/.exec(module)![0].length;
-    const rest = module.slice(dots).replace(/\./g, '/');
-    if (dots > 0) {
-      let base = dirOf(from);
-      for (let i = 1; i < dots; i++) base = dirOf(base);
-      return this.#stem(rest ? joinPath(base, rest) : base);
-    }
-    return this.#suffix(rest);
   }
 
   #go(module: string): string | null {
@@ -118,31 +104,16 @@ export class ImportResolver {
     return null;
   }
 
-  #rust(from: string, module: string): string | null {
+  /** `name::a::b` for a workspace crate `name` (a folder `…/name/src/lib.rs`). */
+  #rustCrate(module: string): string | null {
     const parts = module.split('::');
-    const head = parts.shift()!;
-    let base: string;
-    const moduleDir = /(?:^|\/)(?:mod|lib|main)\.rs$/.test(from) ? dirOf(from) : stemOf(from);
-    if (head === 'crate') {
-      const at = from.lastIndexOf('src/');
-      base = at < 0 ? dirOf(from) : from.slice(0, at + 3);
-    } else if (head === 'self') base = moduleDir;
-    else if (head === 'super') {
-      base = dirOf(moduleDir);
-      while (parts[0] === 'super') {
-        parts.shift();
-        base = dirOf(base);
-      }
-    } else {
-      const crate = this.#crateRoots().get(head);
-      if (!crate) return null;
-      base = crate;
-    }
+    const crate = this.#crateRoots().get(parts.shift()!);
+    if (!crate) return null;
     for (let k = parts.length; k >= 1; k--) {
-      const hit = this.#stem(joinPath(base, parts.slice(0, k).join('/')));
+      const hit = this.#byStem.get(stemOf(joinPath(crate, parts.slice(0, k).join('/'))));
       if (hit) return hit;
     }
-    return head === 'crate' || head === 'self' || head === 'super' ? null : this.#stem(joinPath(base, 'lib'));
+    return this.#byStem.get(stemOf(joinPath(crate, 'lib'))) ?? null;
   }
 
   #java(module: string): string | null {
@@ -201,4 +172,43 @@ export class ImportResolver {
     }
     return this.#crates;
   }
+}
+
+/**
+ * For an import found by looking up stems that depend only on the importer's own path
+ * (relative specifiers in any language, Python's `.x`, Rust's `crate::`, `self::`, `super::`),
+ * the stems to try, in order; null for an import resolved by its module alone. A caller that
+ * keeps these per file version re-resolves such an import with map lookups only.
+ */
+export function lookupStems(from: string, language: string | null, module: string): string[] | null {
+  if (language === 'python') {
+    if (module.charCodeAt(0) !== 46 /* . */) return null;
+    const dots = /^\.*/.exec(module)![0].length;
+    const rest = module.slice(dots).replace(/\./g, '/');
+    let base = dirOf(from);
+    for (let i = 1; i < dots; i++) base = dirOf(base);
+    return [stemOf(rest ? joinPath(base, rest) : base)];
+  }
+  if (language === 'rust') {
+    const parts = module.split('::');
+    const head = parts.shift()!;
+    const moduleDir = /(?:^|\/)(?:mod|lib|main)\.rs$/.test(from) ? dirOf(from) : stemOf(from);
+    let base: string;
+    if (head === 'crate') {
+      const at = from.lastIndexOf('src/');
+      base = at < 0 ? dirOf(from) : from.slice(0, at + 3);
+    } else if (head === 'self') base = moduleDir;
+    else if (head === 'super') {
+      base = dirOf(moduleDir);
+      while (parts[0] === 'super') {
+        parts.shift();
+        base = dirOf(base);
+      }
+    } else return null;
+    const stems: string[] = [];
+    for (let k = parts.length; k >= 1; k--) stems.push(stemOf(joinPath(base, parts.slice(0, k).join('/'))));
+    return stems;
+  }
+  if (language === 'go' || language === 'java') return null;
+  return module.charCodeAt(0) === 46 /* . */ ? [stemOf(joinRelative(dirOf(from), module))] : null;
 }
