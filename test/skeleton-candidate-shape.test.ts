@@ -59,6 +59,7 @@ test('a candidate: rooms of useful size, a folder of two blocks that never impor
     ...chain('src/core', 'c', 10),
     'src/core/c9.ts': "import { helper } from '../util/helper.js';\nexport const c9 = helper;\n",
     'src/util/helper.ts': 'export const helper = 1;\n',
+    'src/core/README.md': '# Core\n\nThe *core* chain of the demo.\n',
     ...chain('src/mixed', 'left', 8),
     ...chain('src/mixed', 'right', 8),
     'README.md': '# demo\n',
@@ -84,6 +85,9 @@ test('a candidate: rooms of useful size, a folder of two blocks that never impor
 
     // Ratified, roomsOfPaths names the rooms (what delegate will use).
     const proposed = unrefused(await brain.writer.skeletonPropose(Date.now(), 'code'));
+    const coreRoom = proposed.skeleton.rooms.find((r) => r.globs.includes('src/core/**'))!;
+    assert.equal(coreRoom.purpose, 'draft: The core chain of the demo.', 'a README inside the room drafts its purpose');
+    assert.equal(coreRoom.draft, true);
     unrefused(await brain.writer.skeletonRatify(proposed.storeVersion, Date.now()));
     const named = roomsOfPaths(brain.reader, ['src/mixed/left0.ts', 'src/mixed/right0.ts', 'src/core/c0.ts']);
     assert.notEqual(named.get('src/mixed/left0.ts'), named.get('src/mixed/right0.ts'));

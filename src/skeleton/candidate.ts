@@ -17,12 +17,13 @@
  *
  * Deterministic: the same code map gives the same candidate (Louvain runs on a seeded rng).
  */
-import { posix } from 'node:path';
 import { UndirectedGraph } from 'graphology';
 import louvainModule from 'graphology-communities-louvain';
 import type { Database } from '../store/index.js';
-import { exportedNames, loadCodeGraph, type CodeGraph } from './code-graph.js';
-import { MAX_PURPOSE_CHARS, type Room } from './rooms.js';
+import { loadCodeGraph, type CodeGraph } from './code-graph.js';
+import type { Room } from './rooms.js';
+import { nameRooms } from './room-names.js';
+import { draftPurpose, type CandidateOptions } from './purpose-draft.js';
 
 /** Rooms aimed at: a map a model reads in one glance. A folder above N/TARGET_ROOMS files is split. */
 export const TARGET_ROOMS = 16;
@@ -44,10 +45,7 @@ export const SPLIT_MAX_CROSS_SHARE = 0.1;
 const LOUVAIN_SEED = 0x5eed;
 /** The package is CommonJS (`module.exports = fn`) with a `default` in its types: one cast, here. */
 const louvain = louvainModule as unknown as (typeof louvainModule)['default'];
-/** Folder names that say nothing about what is inside; a room is named after the next one up. */
-const GENERIC_FOLDERS = new Set(['src', 'lib', 'main', 'java', 'kotlin', 'internal', 'pkg', 'app', 'com', 'org', 'net', 'io', 'source', 'sources', 'code']);
-
-interface Unit {
+export interface Unit {
   /** The folder the glob and name come from ('' = the whole tree). */
   folder: string;
   /** Where splitting continues (deeper than `folder` after a chain of single subfolders). */
@@ -62,10 +60,7 @@ interface Unit {
   splitFrom?: Unit;
 }
 
-export interface CandidateOptions {
-  /** Reads a root-relative text file (README, package.json) for drafting purposes; null when absent. */
-  readText?: (path: string) => string | null;
-}
+export type { CandidateOptions };
 
 export function proposeRooms(db: Database, options: CandidateOptions = {}, graph: CodeGraph = loadCodeGraph(db)): Room[] {
   const paths = graph.files.map((f) => f.path);
@@ -75,7 +70,7 @@ export function proposeRooms(db: Database, options: CandidateOptions = {}, graph
   const adjacency = fileAdjacency(graph);
   joinSmall(units, adjacency);
   const refined = splitByCommunities(units, adjacency);
-  nameUnits(refined);
+  nameRooms(refined);
   // Folder order reads like the tree; a room cut out of another stays before it (first room wins).
   refined.sort((a, b) => (a.folder === b.folder ? 0 : a.folder < b.folder ? -1 : 1));
   return refined.map((u) => ({
@@ -302,82 +297,6 @@ function compressGlobs(group: ReadonlySet<string>, all: ReadonlySet<string>): st
     globs.add(best === null ? f : `${best}/**`);
   }
   return [...globs].sort();
-}
-
-function nameUnits(units: Unit[]): void {
-  const base = (u: Unit): string[] => {
-    if (u.folder === '') return u.direct ? ['root'] : ['all'];
-    const segs = u.folder.split('/').map(slug).filter(Boolean);
-    const meaningful = segs.filter((s) => !GENERIC_FOLDERS.has(s));
-    return meaningful.length > 0 ? meaningful : segs;
-  };
-  const taken = new Set<string>();
-  const wanted = units.map((u) => {
-    const segs = base(u);
-    const extra = u.splitFrom ? slug(stemOf(u.files[0]!)) : null;
-    return { u, segs, extra };
-  });
-  for (const depth of [1, 2, 3]) {
-    const counts = new Map<string, number>();
-    const label = (w: (typeof wanted)[number]) => [...w.segs.slice(-depth), ...(w.extra ? [w.extra] : [])].join('-') + (w.u.direct && w.u.folder !== '' ? '-files' : '');
-    for (const w of wanted) if (!w.u.name) counts.set(label(w), (counts.get(label(w)) ?? 0) + 1);
-    for (const w of wanted) {
-      const l = label(w).slice(0, 60);
-      if (!w.u.name && counts.get(label(w)) === 1 && !taken.has(l.toLowerCase())) {
-        w.u.name = l;
-        taken.add(l.toLowerCase());
-      }
-    }
-  }
-  for (const w of wanted) {
-    if (w.u.name) continue;
-    const l = [...w.segs.slice(-3), ...(w.extra ? [w.extra] : [])].join('-').slice(0, 56) || 'room';
-    let n = 2;
-    while (taken.has(`${l}-${n}`.toLowerCase())) n++;
-    w.u.name = `${l}-${n}`;
-    taken.add(w.u.name.toLowerCase());
-  }
-}
-
-const slug = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').toLowerCase();
-const stemOf = (p: string) => posix.basename(p).replace(/\.[^.]*$/, '');
-
-function draftPurpose(db: Database, u: Unit, graph: CodeGraph, readText: CandidateOptions['readText']): string {
-  const clip = (s: string) => (s.length > MAX_PURPOSE_CHARS - 7 ? `${s.slice(0, MAX_PURPOSE_CHARS - 8)}…` : s);
-  if (readText && !u.direct) {
-    for (const f of u.files.filter((p) => parentOf(p) === u.folder).sort()) {
-      const name = posix.basename(f).toLowerCase();
-      const text = name === 'package.json' || /^readme(\.\w+)?$/.test(name) ? readText(f) : null;
-      const line = text === null ? null : name === 'package.json' ? packageDescription(text) : readmeLine(text);
-      if (line) return `draft: ${clip(line)}`;
-    }
-  }
-  const langs = new Map<string, number>();
-  for (const f of u.files) {
-    const l = graph.byPath.get(f)?.language ?? 'other';
-    langs.set(l, (langs.get(l) ?? 0) + 1);
-  }
-  const lang = [...langs.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-  const top = [...u.files].sort((a, b) => (graph.importedBy.get(b) ?? 0) - (graph.importedBy.get(a) ?? 0) || a.localeCompare(b)).slice(0, 2);
-  const names = [...new Set(top.flatMap((f) => exportedNames(db, graph.byPath.get(f)!, 3)))].slice(0, 4);
-  return clip(`draft: ${u.files.length} ${lang} file${u.files.length === 1 ? '' : 's'}${names.length ? `; exports ${names.join(', ')}` : ''}`);
-}
-
-function readmeLine(text: string): string | null {
-  for (const raw of text.split('\n').slice(0, 40)) {
-    const line = raw.trim();
-    if (line && !/^(#|!\[|\[!|<|```|---|===|\|)/.test(line)) return line.replace(/[*_`]/g, '');
-  }
-  return null;
-}
-
-function packageDescription(text: string): string | null {
-  try {
-    const d = (JSON.parse(text) as { description?: unknown }).description;
-    return typeof d === 'string' && d.trim() ? d.trim().replace(/[\r\n]+/g, ' ') : null;
-  } catch {
-    return null;
-  }
 }
 
 function mulberry32(seed: number): () => number {
