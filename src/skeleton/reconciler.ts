@@ -124,7 +124,7 @@ export class Reconciler extends EventEmitter {
     }
   }
 
-  /** Reconciles now (what the timer runs); one at a time. Never rejects. */
+  /** Reconciles now (what the timer runs); one at a time; emits 'reconcile' with the outcome. Never rejects. */
   reconcileNow(): Promise<ReconcileOutcome> {
     this.#running ??= this.#reconcile().then((outcome) => {
       this.#running = null;
@@ -150,7 +150,6 @@ export class Reconciler extends EventEmitter {
     if (this.#timerAt === at) return;
     this.#disarm();
     this.#timerAt = at;
-    this.emit('armed', at);
     this.#timer = this.#timers.set(() => {
       this.#timer = null;
       this.#timerAt = null;
