@@ -1,4 +1,4 @@
-export { openDatabase, isBun, type Database, type Statement, type SqlValue } from './sqlite-adapter.js';
+export { openDatabase, sqliteDriver, isBun, type Database, type Statement, type SqlValue, type DriverName } from './sqlite-adapter.js';
 export { openStore, type OpenStoreOptions } from './open-store.js';
 export { SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
 export { ensureRoot, listRoots, getRoot, type RootRow } from './roots.js';
