@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import {
   openStore, openDatabase, isBun, ensureRoot, pushChanges, peekBacklog, countBacklog, commitResults,
   readVigil, setArmed, acquireTickLease, releaseTickLease, recordAlert, listAlerts, ackAlert, seek, readStatus,
-  SCHEMA_VERSION, MAX_ALERTS, countNotes, APPLICATION_ID,
+  SCHEMA_VERSION, MAX_ALERTS, countNotes, APPLICATION_ID, deferUpkeep, runUpkeep,
 } from '../src/store/index.js';
 import { MIGRATIONS } from '../src/store/schema.js';
 import { StoreCorruptError, StoreLockedError, StoreTooNewError } from '../src/errors.js';
@@ -264,6 +264,36 @@ test('seek ranks symbol definitions before plain text and reads the line of a te
   } finally {
     cleanup();
     rmSync(rootDir, { recursive: true, force: true });
+  }
+});
+
+test('upkeep merges the full-text index until FTS5 finds nothing left to merge, within its budget', () => {
+  const { file, cleanup } = tempFile();
+  try {
+    const db = openStore(file);
+    deferUpkeep(db);
+    const root = ensureRoot(db, '/repo', 1);
+    const words = Array.from({ length: 4000 }, (_, i) => `w${(i * 7919) % 10007}`);
+    // As a drain writes them: one transaction, so one new index segment, per batch (fewer
+    // batches than FTS5's crisis merge of 16, which would merge inside a commit).
+    for (let batch = 0; batch < 15; batch++) {
+      const paths = Array.from({ length: 16 }, (_, i) => `src/b${batch}/f${i}.ts`);
+      pushChanges(db, root, detected(paths.map((path) => ({ path, size: 1, mtimeMs: 1, deleted: false }))), 1);
+      const items = peekBacklog(db, 0, 100);
+      db.transaction(() => commitResults(db, items.map((it, i) => ingested(it.id, root, it.path, words.slice(i * 200, i * 200 + 1000).join(' '))), 2))();
+    }
+    const segments = () => db.prepare('SELECT count(DISTINCT id >> 37) AS n FROM fts_data WHERE id >= 137438953472').get<{ n: number }>()!.n;
+    const before = segments();
+    const budgetCut = runUpkeep(db, { budgetMs: 10, now: (() => { let t = 0; return () => (t += 10); })() });
+    assert.equal(budgetCut.merges, 1, 'a clock past the budget stops after one merge');
+    const outcome = runUpkeep(db, { now: () => 0 }); // a clock that never moves: only "nothing left" stops it
+    assert.ok(outcome.merges > 1, `merged in ${outcome.merges} transactions`);
+    assert.ok(segments() < before, `segments ${before} -> ${segments()}`);
+    assert.equal(runUpkeep(db, { now: () => 0 }).merges, 1, 'the next upkeep finds nothing left to merge');
+    assert.equal(seek(db, words[5]!).length > 0, true, 'the index still answers');
+    db.close();
+  } finally {
+    cleanup();
   }
 });
 
