@@ -14,6 +14,7 @@ import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { sourceFiles } from './helpers/brains.js';
 import { CLI } from './helpers/mcp-client.js';
 import { chooseDriver } from '../src/store/drivers/choose-driver.js';
+import { withoutSqliteWarning } from '../src/store/drivers/node-sqlite.js';
 import { openFailure } from '../src/store/open-failure.js';
 import {
   GardenerError, NativeModuleAbiError, SqliteDriverMissingError, SqliteUnsupportedError, StoreCorruptError,
@@ -225,4 +226,28 @@ test('lock, disk and permission failures from every driver keep their own code a
   }
   const other = new Error('something else entirely');
   assert.equal(openFailure(file, other), other, 'an error we cannot name goes up unchanged');
+});
+
+test("loading node:sqlite drops Node 22's SQLite ExperimentalWarning, and only that warning", async () => {
+  const seen: string[] = [];
+  const onWarning = (w: Error) => seen.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  try {
+    withoutSqliteWarning(() => {
+      process.emitWarning('SQLite is an experimental feature and might change at any time', 'ExperimentalWarning');
+      process.emitWarning(Object.assign(new Error('SQLite is an experimental feature'), { name: 'ExperimentalWarning' }));
+      process.emitWarning('WASI is an experimental feature', 'ExperimentalWarning');
+      process.emitWarning('SQLite: some deprecation', 'DeprecationWarning');
+    });
+    process.emitWarning('SQLite is an experimental feature and might change at any time', 'ExperimentalWarning');
+    // Warnings are delivered on a later tick: wait for the three that must arrive.
+    while (seen.length < 3) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(seen, [
+      'ExperimentalWarning: WASI is an experimental feature',
+      'DeprecationWarning: SQLite: some deprecation',
+      'ExperimentalWarning: SQLite is an experimental feature and might change at any time',
+    ], 'only the SQLite ExperimentalWarning raised while loading is dropped');
+  } finally {
+    process.off('warning', onWarning);
+  }
 });

@@ -88,7 +88,7 @@ export function loadNodeSqlite(load: ModuleLoader): Driver {
 }
 
 /** Loads with Node 22's "SQLite is an experimental feature" warning dropped, and only it. */
-function withoutSqliteWarning<T>(fn: () => T): T {
+export function withoutSqliteWarning<T>(fn: () => T): T {
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
