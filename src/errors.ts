@@ -184,7 +184,7 @@ export class SqliteDriverMissingError extends GardenerError {
       'GDN_SQLITE_DRIVER_MISSING',
       `no SQLite driver: Node.js ${process.version} has no node:sqlite and the module better-sqlite3 is not installed ` +
         `(its native build failed or was skipped). Either install a compiler toolchain (python3, make, a C++ compiler) ` +
-        `and run \`npm install better-sqlite3\`, or use Node >= 22.13, which has SQLite built in.`,
+        `and run \`npm install\` again (better-sqlite3 is an optional dependency), or use Node >= 22.13, which has SQLite built in.`,
       options,
     );
     this.name = 'SqliteDriverMissingError';
