@@ -215,6 +215,7 @@ test('lock, disk and permission failures from every driver keep their own code a
     [Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }), StoreIoError, 'ENOSPC'],
     [Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }), StorePermissionError, 'EACCES'],
     [Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }), StorePermissionError, 'SQLITE_READONLY'],
+    [Object.assign(new Error('unable to open database file'), { code: 'ERR_SQLITE_ERROR', errcode: 14 }), StoreIoError, 'ENOENT'],
   ];
   for (const [raw, Class, errno] of cases) {
     const err = openFailure(file, raw) as GardenerError;

@@ -39,6 +39,7 @@ export function openFailure(file: string, err: unknown): unknown {
     // SQLite says only "unable to open database file": ask the file system which it is.
     const denied = accessDenied(file);
     if (denied) return new StorePermissionError(file, denied, `${message} (${errno})`, options);
+    if (!existsSync(file)) return new StoreIoError(file, 'ENOENT', `${message} (${errno}): the file does not exist`, options);
     return new StoreIoError(file, errno, message, options);
   }
   return err;
