@@ -7,7 +7,7 @@
  * WAL lets recall readers run beside the one writer; synchronous=NORMAL is durable across a
  * process crash (only an OS crash can lose the last commits), which is the failure we design for.
  */
-import { StoreCorruptError, StoreTooNewError } from '../errors.js';
+import { InvalidArgumentError, StoreCorruptError, StoreTooNewError } from '../errors.js';
 import { openFailure } from './open-failure.js';
 import { openDatabase, type Database } from './sqlite-adapter.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -29,6 +29,10 @@ export interface OpenStoreOptions {
 }
 
 export function openStore(file: string, options: OpenStoreOptions = {}): Database {
+  const t = options.busyTimeoutMs;
+  if (t !== undefined && (!Number.isInteger(t) || t < 0)) {
+    throw new InvalidArgumentError(`options.busyTimeoutMs must be a non-negative integer, got ${String(t)} (${typeof t})`);
+  }
   if (options.readonly) {
     try {
       return openVerified(file, true, options);
