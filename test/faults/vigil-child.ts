@@ -1,0 +1,19 @@
+/**
+ * A child process that runs one vigil tick of a brain (fail-open: a failure is an outcome and
+ * an alert, never a throw) and prints the outcome with how long it took, for the fault suite.
+ * Its environment is the test's: a fake git first on PATH reaches the pool's git.
+ *
+ *   node vigil-child.js <home> <dir> [gitTimeoutMs]
+ */
+import { Brains } from '../../src/brain/index.js';
+import { Vigil } from '../../src/vigil/index.js';
+
+const [home, dir, gitTimeout] = process.argv.slice(2) as [string, string, string | undefined];
+const brains = new Brains({ home, maxThreads: 1 });
+const brain = brains.resolve(dir);
+const vigil = new Vigil(brain, { log: () => {}, tickOptions: gitTimeout ? { gitTimeoutMs: Number(gitTimeout) } : {} });
+const started = performance.now();
+const outcome = await vigil.request();
+const ms = Math.round(performance.now() - started);
+process.stdout.write(JSON.stringify({ ...outcome, ms }) + '\n');
+await brains.close();
