@@ -2,6 +2,7 @@
  * A child process that runs one vigil tick of a brain (fail-open: a failure is an outcome and
  * an alert, never a throw) and prints the outcome with how long it took, for the fault suite.
  * Its environment is the test's: a fake git first on PATH reaches the pool's git.
+ * It also prints the process's peak RSS (all threads) in MB.
  *
  *   node vigil-child.js <home> <dir> [gitTimeoutMs]
  */
@@ -15,5 +16,7 @@ const vigil = new Vigil(brain, { log: () => {}, tickOptions: gitTimeout ? { gitT
 const started = performance.now();
 const outcome = await vigil.request();
 const ms = Math.round(performance.now() - started);
-process.stdout.write(JSON.stringify({ ...outcome, ms }) + '\n');
+// maxRSS covers the whole process: main thread, pool threads and the store writer.
+const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+process.stdout.write(JSON.stringify({ ...outcome, ms, peakRssMb }) + '\n');
 await brains.close();
