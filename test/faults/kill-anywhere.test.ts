@@ -28,7 +28,7 @@ const KILL_POINTS = 24;
 const BURST_FILES = 300;
 const PHASES = ['detect', 'push', 'commit', 'batch', 'note', 'migrate'] as const;
 /** Upper bound of the seeded delay after a kill point is reached, in ms, per phase. */
-const MAX_DELAY_MS: Record<(typeof PHASES)[number], number> = { detect: 60, push: 30, commit: 40, batch: 0, note: 2, migrate: 400 };
+const MAX_DELAY_MS: Record<(typeof PHASES)[number], number> = { detect: 60, push: 30, commit: 40, batch: 0, note: 2, migrate: 250 };
 
 function run(file: string, args: string[]): Promise<{ code: number | null; signal: string | null; stdout: string }> {
   const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
