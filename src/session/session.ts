@@ -240,7 +240,7 @@ function realPathOfExisting(abs: string): string {
   const tail: string[] = [];
   for (;;) {
     try {
-      return join(realpathSync(head), ...tail.reverse());
+      return join(realpathSync.native(head), ...tail.reverse());
     } catch (err) {
       const parent = dirname(head);
       if (parent === head || !['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return abs;

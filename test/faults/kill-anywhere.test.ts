@@ -1,7 +1,8 @@
 /**
  * Kill -9 anywhere: a child ingesting and draining a burst is SIGKILLed at seeded points
  * (during detection, while the changed set is pushed, inside a commit, between batches, while
- * a note is written, during a schema migration). After each kill one more tick (another
+ * a note is written, during a schema migration). Bursts alternate between edits left in the
+ * work tree and edits committed (so HEAD moves and the brain's since_ref matters). After each kill one more tick (another
  * process) must end with an empty backlog, every file of the burst in the map with its new
  * content, no duplicated rows, and `PRAGMA integrity_check` = ok.
  */
@@ -57,6 +58,7 @@ test('kill -9 at seeded points of an ingest and drain: one more tick leaves a wh
   const repo = await makeGitRepo(sourceFiles(2));
   const t = await makeTestBrains();
   const tried: Record<string, number> = Object.fromEntries(PHASES.map((p) => [p, 0]));
+  let committedRounds = 0;
   const notReached: Record<string, number> = Object.fromEntries(PHASES.map((p) => [p, 0]));
   const notes = { lost: 0, kept: 0 };
   const migrations = { before: 0, after: 0 };
@@ -72,8 +74,13 @@ test('kill -9 at seeded points of an ingest and drain: one more tick leaves a wh
       const delay = Math.round(rand.next() * MAX_DELAY_MS[phase] * 10) / 10;
       const point = `${phase}:${index}:${delay}`;
       for (let i = 0; i < BURST_FILES; i++) repo.write(`burst/b${i}.ts`, burstContent(round, i));
+      // Every other cycle the burst is committed: the work tree is clean, and only the diff
+      // from the brain's since_ref to HEAD names the files (a cursor moved too early loses them).
+      const committed = Math.floor(round / PHASES.length) % 2 === 1;
+      if (committed) repo.commit(`burst of round ${round}`);
       if (phase === 'migrate') downgradeToSchema1(brain.file);
 
+      if (committed) committedRounds++;
       const died = await run(KILL_CHILD, [t.home, repo.dir, point]);
       tried[phase]!++;
       if (died.signal !== 'SIGKILL') {
@@ -123,7 +130,7 @@ test('kill -9 at seeded points of an ingest and drain: one more tick leaves a wh
       }
     }
     const killed = total - Object.values(notReached).reduce((a, b) => a + b, 0);
-    recordFigures('kill-anywhere', { kill_points: total, killed, by_phase: tried, not_reached: notReached, notes_committed_before_kill: notes.kept, notes_not_yet_committed: notes.lost, migrations_killed_before_commit: migrations.before, migrations_killed_after_commit: migrations.after, burst_files: BURST_FILES });
+    recordFigures('kill-anywhere', { kill_points: total, committed_bursts: committedRounds, killed, by_phase: tried, not_reached: notReached, notes_committed_before_kill: notes.kept, notes_not_yet_committed: notes.lost, migrations_killed_before_commit: migrations.before, migrations_killed_after_commit: migrations.after, burst_files: BURST_FILES });
     assert.ok(killed >= total / 2, `most kill points were reached (${killed}/${total})`);
   } finally {
     await t.cleanup();
