@@ -6,6 +6,7 @@
  *                 with the seed the runner printed.
  *   FAULTS_SCALE  a multiplier on the number of kill points and fuzz cases (default 1, the CI
  *                 size that fits a 2-core machine in a few minutes); 10 for a long local run.
+ *   FAULTS_BURST_FILES  files in the checkout burst (default 20000).
  *   FAULTS_REPORT a folder where each test writes its figures as `<name>.json` (set by
  *                 scripts/run-faults.mjs, which sums them up); unset, figures are only printed.
  */
@@ -25,6 +26,7 @@ function positiveNumber(name: string, fallback: number): number {
 
 export const FAULTS_SEED = Math.floor(positiveNumber('FAULTS_SEED', DEFAULT_FAULTS_SEED));
 export const FAULTS_SCALE = positiveNumber('FAULTS_SCALE', 1);
+export const FAULTS_BURST_FILES = Math.floor(positiveNumber('FAULTS_BURST_FILES', 20_000));
 
 /** `base` scaled by FAULTS_SCALE, at least 1. */
 export function scaled(base: number): number {
