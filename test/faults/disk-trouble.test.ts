@@ -106,6 +106,7 @@ test('a full disk, then a read-only one: a clear error, nothing lost, work resum
     await runTick(brain, { inventory: true });
     await brains.close();
     const fullRuns = [];
+    const messages: string[] = [];
     for (const [run, leftFree] of LEFT_FREE_BYTES.entries()) {
       for (let i = 0; i < BURST_FILES; i++) repo.write(`burst/b${i}.ts`, burstFile(i) + `// run ${'x'.repeat(run + 1)}\n`);
       // Full: a filler takes all but a little of the tmpfs.
@@ -115,6 +116,7 @@ test('a full disk, then a read-only one: a clear error, nothing lost, work resum
       const full = await runVigilChild(home, repo.dir);
       assert.equal(full.ok, false, `the tick on a full disk fails (${leftFree} bytes free)`);
       assert.match(full.error!.message, /full|ENOSPC|no space/i, `a clear error: ${full.error!.message}`);
+      messages.push(full.error!.message);
       const atFull = assertConsistent(brain.file, repo.dir, `on a full disk (${leftFree} bytes free)`, before);
       assert.ok(atFull.untouched || atFull.mapped < BURST_FILES, `the disk filled before the burst was drained: ${JSON.stringify({ leftFree, atFull, full })}`);
 
@@ -139,6 +141,7 @@ test('a full disk, then a read-only one: a clear error, nothing lost, work resum
     const afterRo = snapshot(brain.file);
     assert.equal(ro.ok, false, 'the tick on a read-only folder fails');
     assert.match(ro.error!.message, /read-?only|EROFS/i, `a clear error: ${ro.error!.message}`);
+    messages.push(ro.error!.message);
     assert.notEqual(ro.error!.code, 'GDN_STORE_CORRUPT', 'a read-only store is not called corrupt');
     assert.equal(afterRo, beforeRo, 'on a read-only disk the map and backlog are as they were');
     const back = await runVigilChild(home, repo.dir);
@@ -150,6 +153,11 @@ test('a full disk, then a read-only one: a clear error, nothing lost, work resum
       full: fullRuns,
       read_only: { code: ro.error!.code, error: ro.error!.message.slice(0, 160), alert_recorded: ro.alertId != null },
       alerts_after_resume: alerts,
+    });
+    // Issue 6 item 1 (store error codes, another branch) asks I/O errors to name the file and
+    // the errno; today they are SQLite's bare words. Kept as a todo until that lands.
+    await t.test('the full-disk and read-only errors name the store file (issue 6 item 1)', { todo: 'issue 6 item 1: store errors name the file and the errno' }, () => {
+      for (const m of messages) assert.ok(m.includes(brain.file), `"${m}" names ${brain.file}`);
     });
   } finally {
     spawnSync('umount', ['-l', mnt.dir]);

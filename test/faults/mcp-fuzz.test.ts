@@ -41,12 +41,14 @@ test('fuzzed JSON-RPC on stdio: an error for each case, no crash, the next reque
   const env = { ...process.env, GARDENER_HOME: home.dir };
   const rpc = await startRawRpc(repo.dir, env);
   let tried = 0;
+  let pings = 0;
   let errors = 0;
   let peakSampleMb = 0;
   const sample = () => (peakSampleMb = Math.max(peakSampleMb, rssMb(rpc.pid) ?? 0));
   const alive = async (what: string) => {
     const pong = await rpc.request('ping');
     tried++;
+    pings++;
     assert.deepEqual(pong.result, {}, `the ping after ${what} is answered`);
     sample();
   };
@@ -187,7 +189,7 @@ test('fuzzed JSON-RPC on stdio: an error for each case, no crash, the next reque
     assert.ok(peak <= RSS_BOUND_MB, `peak RSS ${peak} MB is within ${RSS_BOUND_MB} MB`);
     await rpc.close();
     assert.equal(rpc.exited!.code, 0, `a clean exit on stdin EOF: ${rpc.stderr().slice(-500)}`);
-    recordFigures('mcp-fuzz', { requests: tried, errors, tool_cases: toolCases, crashes: 0, peak_rss_mb: peak });
+    recordFigures('mcp-fuzz', { requests: tried, fuzz_cases: tried - pings, pings, errors, tool_cases: toolCases, crashes: 0, peak_rss_mb: peak });
   } catch (err) {
     const crashed = rpc.exited !== null;
     recordFigures('mcp-fuzz', { requests: tried, errors, crashes: crashed ? 1 : 0, failed: (err as Error).message.slice(0, 300) });
