@@ -104,8 +104,8 @@ function renderDoc(f, run) {
     `| git SIGSTOPped mid-status | 1 tick | ended in ${gitStop.tick_ms} ms (git bound set to ${gitStop.git_timeout_ms} ms; default 30 s) with an alert, ${gitStop.left_behind} git left behind, next tick drained ${gitStop.next_tick_drained} |`,
     `| git that writes half its output and hangs | 1 tick | ended in ${gitHalf.tick_ms} ms (git bound set to ${gitHalf.git_timeout_ms} ms; default 30 s) with an alert, ${gitHalf.left_behind} git left behind, next tick drained ${gitHalf.next_tick_drained} |`,
     d
-      ? `| brain folder on a full disk (${d.tmpfs_kib / 1024} MB tmpfs), then read-only | ${d.full.length + 1} ticks | ${d.full.map((x) => `full at the ${x.failed_at}: "${x.error}", ${x.committed_before_full} committed, ${x.queued_at_full} still queued, ${x.drained_after} drained once space returned`).join('; ')}; read-only: "${d.read_only.error}" (${d.read_only.code}), map and backlog unchanged, work resumed |`
-      : '| brain folder on a full disk, then read-only | skipped | `mount -t tmpfs` was not allowed on this machine |',
+      ? `| brain folder on a full disk (${d.disk === 'tmpfs' ? `a ${d.tmpfs_kib / 1024} MB tmpfs` : 'SQLITE_FULL injected into the writer: no tmpfs mount allowed'}), then read-only | ${d.full.length + 1} ticks | ${d.full.map((x) => `full at the ${x.failed_at}: "${x.error}"${x.alert_recorded ? ' with an alert' : ' (no room for the alert: logged)'}, ${x.committed_before_full} files committed before, ${x.queued_at_full} still queued, ${x.drained_after} drained once space returned`).join('; ')}; read-only: "${d.read_only.error}" (${d.read_only.code}${d.read_only.alert_recorded ? ', alert' : ', logged: the store takes no alert'}), map and backlog unchanged, work resumed |`
+      : '| brain folder on a full disk, then read-only | not run | |',
     `| a ${b.files.toLocaleString('en-US')}-file checkout | 1 tick | drained completely in ${(b.tick_ms / 1000).toFixed(1)} s (${b.batches} batches); **peak RSS ${b.peak_rss_mb} MB** (bound ${b.bound_mb} MB; the same process ticking nothing: ${b.idle_tick_peak_rss_mb} MB) |`,
     '',
     '## Kill -9 anywhere',

@@ -7,6 +7,8 @@
  *   FAULTS_SCALE  a multiplier on the number of kill points and fuzz cases (default 1, the CI
  *                 size that fits a 2-core machine in a few minutes); 10 for a long local run.
  *   FAULTS_BURST_FILES  files in the checkout burst (default 20000).
+ *   FAULTS_DISK   `injected` makes the disk-trouble test inject SQLITE_FULL even where it could
+ *                 mount a tmpfs (the path taken on machines that do not allow the mount).
  *   FAULTS_REPORT a folder where each test writes its figures as `<name>.json` (set by
  *                 scripts/run-faults.mjs, which sums them up); unset, figures are only printed.
  */
