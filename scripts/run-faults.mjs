@@ -104,7 +104,7 @@ function renderDoc(f, run) {
     `| git SIGSTOPped mid-status | 1 tick | ended in ${gitStop.tick_ms} ms (git bound set to ${gitStop.git_timeout_ms} ms; default 30 s) with an alert, ${gitStop.left_behind} git left behind, next tick drained ${gitStop.next_tick_drained} |`,
     `| git that writes half its output and hangs | 1 tick | ended in ${gitHalf.tick_ms} ms (git bound set to ${gitHalf.git_timeout_ms} ms; default 30 s) with an alert, ${gitHalf.left_behind} git left behind, next tick drained ${gitHalf.next_tick_drained} |`,
     d
-      ? `| brain folder on a full disk (${d.disk === 'tmpfs' ? `a ${d.tmpfs_kib / 1024} MB tmpfs` : 'SQLITE_FULL injected into the writer: no tmpfs mount allowed'}), then read-only | ${d.full.length + 1} ticks | ${d.full.map((x) => `full at the ${x.failed_at}: "${x.error}"${x.alert_recorded ? ' with an alert' : ' (no room for the alert: logged)'}, ${x.committed_before_full} files committed before, ${x.queued_at_full} still queued, ${x.drained_after} drained once space returned`).join('; ')}; read-only: "${d.read_only.error}" (${d.read_only.code}${d.read_only.alert_recorded ? ', alert' : ', logged: the store takes no alert'}), map and backlog unchanged, work resumed |`
+      ? `| brain folder on a full disk (${d.disk === 'tmpfs' ? `a tmpfs of ${d.tmpfs_kib / 1024} MB` : 'SQLITE_FULL injected into the writer: no tmpfs mount allowed'}), then read-only | ${d.full.length + 1} ticks | ${d.full.map((x) => `full at the ${x.failed_at}: "${x.error}"${x.alert_recorded ? ' with an alert' : ' (no room for the alert: logged)'}, ${x.committed_before_full} files committed before, ${x.queued_at_full} still queued, ${x.drained_after} drained once space returned`).join('; ')}; read-only: "${d.read_only.error}" (${d.read_only.code}${d.read_only.alert_recorded ? ', alert' : ', logged: the store takes no alert'}), map and backlog unchanged, work resumed |`
       : '| brain folder on a full disk, then read-only | not run | |',
     `| a ${b.files.toLocaleString('en-US')}-file checkout | 1 tick | drained completely in ${(b.tick_ms / 1000).toFixed(1)} s (${b.batches} batches); **peak RSS ${b.peak_rss_mb} MB** (bound ${b.bound_mb} MB; the same process ticking nothing: ${b.idle_tick_peak_rss_mb} MB) |`,
     '',
@@ -153,6 +153,14 @@ function renderDoc(f, run) {
     '  refused with a message naming the path.',
     '- A stopped git held a tick for the pool\'s 120 s bound, and the failure read "cancelled": a',
     '  tick now bounds each git process (`gitTimeoutMs`, default 30 s) and says it timed out.',
+    '',
+    '## Known gaps',
+    '',
+    '- A store that cannot be written reports SQLite\'s bare words ("database or disk is full",',
+    '  "attempt to write a readonly database") without naming the file or the errno; that is issue 6',
+    '  item 1 (store error codes), and a `todo` test in `disk-trouble` waits for it.',
+    '- A store that cannot be written cannot take the alert either: the failure is then logged on',
+    '  stderr and returned to the caller (the tick outcome), and nothing is recorded in the brain.',
     '',
     '## Scaling up',
     '',
