@@ -92,7 +92,7 @@ export class Vigil extends EventEmitter {
   async #recordLate(): Promise<void> {
     const late = this.#unrecorded;
     if (!late) return;
-    const more = late.repeats > 0 ? ` (${late.repeats} more failed ticks until the store could take this alert)` : '';
+    const more = late.repeats > 0 ? ` (${late.repeats} more failed tick${late.repeats === 1 ? '' : 's'} until the store could take this alert)` : '';
     await this.brain.writer.recordAlert({ ...late.alert, message: late.alert.message + more }, late.at);
     this.#unrecorded = null;
   }
