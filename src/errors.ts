@@ -165,7 +165,7 @@ export class StorePermissionError extends GardenerError {
   constructor(file: string, errno: string, detail: string, options?: { cause?: unknown }) {
     super(
       'GDN_STORE_PERMISSION',
-      `${file} cannot be opened: permission denied (${errno}: ${detail}). The store itself is not damaged: ` +
+      `${file} cannot be read or written: permission denied (${errno}: ${detail}). The store itself is not damaged: ` +
         `give the user running Gardener read and write access to the file and its folder.`,
       { ...options, exitCode: 2 },
     );

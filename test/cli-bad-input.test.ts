@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { sourceFiles } from './helpers/brains.js';
 import { CLI } from './helpers/mcp-client.js';
+import { unprivilegedCommand } from './helpers/without-read-all.js';
 
-/** The unprivileged user a root test run drops to, so a chmod 000 file really cannot be read. */
-const NOBODY = 65534;
-
-function gardener(args: string[], env: NodeJS.ProcessEnv, asUid?: number) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', ...(asUid === undefined ? {} : { uid: asUid, gid: asUid }) });
+/** Runs the CLI; with `drop`, through it (so file modes bind even under root). */
+function gardener(args: string[], env: NodeJS.ProcessEnv, drop?: { command: string; args: string[] }) {
+  const r = drop
+    ? spawnSync(drop.command, [...drop.args, process.execPath, CLI, ...args], { env, encoding: 'utf8' })
+    : spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -89,32 +90,24 @@ test('git missing from PATH: the stat walk is used and status says so', async ()
   }
 });
 
-test('a file that cannot be read mid-ingest is skipped with an alert, and the rest goes on', async () => {
+test('a file that cannot be read mid-ingest is skipped with an alert, and the rest goes on', async (t) => {
+  // Root reads anything: the CLI runs without the capabilities that let it (uid unchanged).
+  const drop = unprivilegedCommand();
+  if ('skip' in drop) return t.skip(drop.skip);
   const home = await makeTempDir('gardener-home-');
   const repo = await makeGitRepo(sourceFiles(3));
-  // Root reads anything: drop to nobody, who owns nothing here but may enter and write.
-  const uid = process.getuid?.() === 0 ? NOBODY : undefined;
   try {
-    const env = {
-      ...process.env,
-      GARDENER_HOME: home.dir,
-      HOME: home.dir,
-      // The repository belongs to root; let nobody's git trust it.
-      GIT_CONFIG_COUNT: '1',
-      GIT_CONFIG_KEY_0: 'safe.directory',
-      GIT_CONFIG_VALUE_0: '*',
-    };
-    if (uid !== undefined) spawnSync('chmod', ['-R', 'a+rwX', home.dir, repo.dir]);
-    mkdirSync(join(repo.dir, 'odd'), { mode: 0o777 });
+    const env = { ...process.env, GARDENER_HOME: home.dir, HOME: home.dir };
+    mkdirSync(join(repo.dir, 'odd'));
     repo.write('odd/locked.ts', 'export function locked() {}\n');
     chmodSync(join(repo.dir, 'odd/locked.ts'), 0o000);
     repo.write('src/fine.ts', 'export function fine() {}\n');
-    const init = gardener(['init', repo.dir, '--json'], env, uid);
+    const init = gardener(['init', repo.dir, '--json'], env, drop);
     assert.equal(init.code, 0, init.stderr);
     assert.equal(JSON.parse(init.stdout).backlog_left, 0, 'the unreadable file does not stay queued forever');
-    const seek = JSON.parse(gardener(['seek', 'fine', '--root', repo.dir, '--json'], env, uid).stdout);
+    const seek = JSON.parse(gardener(['seek', 'fine', '--root', repo.dir, '--json'], env, drop).stdout);
     assert.equal(seek[0].path, 'src/fine.ts', 'the rest went on');
-    const status = JSON.parse(gardener(['status', repo.dir, '--json'], env, uid).stdout);
+    const status = JSON.parse(gardener(['status', repo.dir, '--json'], env, drop).stdout);
     assert.equal(status.files, 4, 'every readable file is mapped');
     assert.equal(status.alerts, 1, 'the unreadable file was recorded as an alert');
   } finally {

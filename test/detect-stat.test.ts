@@ -12,6 +12,7 @@ import { AbortedError } from '../src/errors.js';
 import { detectChanges, detectGit, detectStat, parseLsFiles, type DetectRequest, type DetectResult } from '../src/detect/index.js';
 import { encodePath, joinFsPath } from '../src/paths/path-bytes.js';
 import { makeGitRepo, makeTempDir, testGitEnv, type GitRepo } from './helpers/git-repo.js';
+import { unprivilegedCommand } from './helpers/without-read-all.js';
 
 function request(root: string, over: Partial<DetectRequest> = {}): DetectRequest {
   return { root, backend: 'stat', sinceRef: null, recheck: [], skip: [], inventory: true, ...over };
@@ -105,20 +106,16 @@ for (const [name, detect] of DETECTORS) {
 }
 
 /**
- * Runs detectStat as a user that folder modes bind: root reads every folder whatever its
- * mode, so under root the walk runs in a child process dropped to `nobody`.
+ * Runs detectStat so that folder modes bind it: root reads every folder whatever its mode,
+ * so under root the walk runs in a child that keeps uid 0 without its read-all capabilities.
  */
-function detectStatUnprivileged(req: DetectRequest): Promise<DetectResult> {
+function detectStatUnprivileged(req: DetectRequest, drop: { command: string; args: string[] }): Promise<DetectResult> {
   if (process.getuid?.() !== 0) return detectStat(req);
   const moduleUrl = new URL('../src/detect/index.js', import.meta.url).href;
   const script =
     `const { detectStat } = await import(${JSON.stringify(moduleUrl)});\n` +
     `process.stdout.write(JSON.stringify(await detectStat(${JSON.stringify(req)})));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    uid: 65534,
-    gid: 65534,
-    encoding: 'utf8',
-  });
+  const out = execFileSync(drop.command, [...drop.args, process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8' });
   return Promise.resolve(JSON.parse(out) as DetectResult);
 }
 
@@ -141,7 +138,9 @@ describe('stat walk', () => {
       assert.deepEqual([r.backend, r.head, r.dirty, r.fallback, r.gitMs], ['stat', null, [], null, 0]);
     }));
 
-  it('skips a folder it cannot read and records it, without failing', async () => {
+  it('skips a folder it cannot read and records it, without failing', async (t) => {
+    const drop = unprivilegedCommand();
+    if ('skip' in drop) return t.skip(drop.skip);
     const temp = await makeTempDir();
     try {
       chmodSync(temp.dir, 0o755);
@@ -151,7 +150,7 @@ describe('stat walk', () => {
         writeFileSync(`${temp.dir}/${rel}`, content);
       }
       chmodSync(`${temp.dir}/closed`, 0o000);
-      const r = await detectStatUnprivileged(request(temp.dir));
+      const r = await detectStatUnprivileged(request(temp.dir), drop);
       assert.deepEqual(present(r), ['ok.txt', 'open/x.txt']);
       assert.deepEqual(r.unreadable, ['closed']);
     } finally {

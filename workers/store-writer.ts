@@ -17,6 +17,7 @@ import {
   type Database, type RootRow, type PushOutcome, type CommitOutcome, type AlertInput, type VigilState,
   type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
 } from '../src/store/index.js';
+import { openFailure as storeFailure } from '../src/store/open-failure.js';
 import type { BacklogItem, DetectResult, FileResult } from './types.js';
 import {
   proposeCandidate, editCandidate, ratifyCandidate, candidateLease, readForReconcile, writeReconciled,
@@ -24,18 +25,57 @@ import {
   type SkeletonEdit, type LeaseAction, type Derived,
 } from '../src/skeleton/index.js';
 
+/**
+ * A write refused because the connection is read-only. SQLite opens read-only, for good, a
+ * store it cannot open for writing (a read-only mount, a folder without write permission):
+ * after one such refusal the connection is reopened before the next call, so work resumes
+ * once the store can be written again, without restarting a long-running server.
+ */
+function isReadonlyError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return (typeof e?.code === 'string' && e.code.startsWith('SQLITE_READONLY')) || (typeof e?.message === 'string' && /readonly database/.test(e.message));
+}
+
 export class StoreWriter {
   #db: Database | undefined;
+  #file: string | undefined;
+  #reopen = false;
 
   #open(): Database {
-    if (!this.#db) throw new Error('store writer: open() was not called');
+    if (!this.#db || !this.#file) throw new Error('store writer: open() was not called');
+    if (this.#reopen) {
+      this.#reopen = false;
+      this.open(this.#file);
+    }
     return this.#db;
   }
 
   open(file: string): void {
     this.#db?.close();
-    this.#db = openStore(file);
-    deferUpkeep(this.#db);
+    this.#db = undefined;
+    this.#file = file;
+    const db = openStore(file);
+    try {
+      deferUpkeep(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.#db = db;
+  }
+
+  /** Runs `fn` in one write transaction (a failure is named by `honestFailures`). */
+  #write<T>(fn: (db: Database) => T): T {
+    const db = this.#open();
+    return db.transaction(() => fn(db))();
+  }
+
+  get file(): string | undefined {
+    return this.#file;
+  }
+
+  reopenBeforeNextCall(): void {
+    this.#reopen = true;
   }
 
   /** Deferred store upkeep (checkpoint, index merge); the vigil calls it after each tick. */
@@ -52,8 +92,7 @@ export class StoreWriter {
   }
 
   pushChanges(rootId: number, detected: DetectResult, now: number): PushOutcome {
-    const db = this.#open();
-    return db.transaction(() => pushChanges(db, rootId, detected, now))();
+    return this.#write((db) => pushChanges(db, rootId, detected, now));
   }
 
   peekBacklog(afterId: number, limit: number): BacklogItem[] {
@@ -66,14 +105,12 @@ export class StoreWriter {
 
   /** Commits results in one transaction; `backlog` is what waits afterwards. */
   commitResults(results: FileResult[], now: number): CommitOutcome & { backlog: number } {
-    const db = this.#open();
-    const outcome = db.transaction(() => commitResults(db, results, now))();
-    return { ...outcome, backlog: countBacklog(db) };
+    const outcome = this.#write((db) => commitResults(db, results, now));
+    return { ...outcome, backlog: countBacklog(this.#open()) };
   }
 
   recordAlert(alert: AlertInput, now: number): number {
-    const db = this.#open();
-    return db.transaction(() => recordAlert(db, alert, now))();
+    return this.#write((db) => recordAlert(db, alert, now));
   }
 
   readVigil(): VigilState {
@@ -81,40 +118,34 @@ export class StoreWriter {
   }
 
   setArmed(armed: boolean, now: number): VigilState {
-    const db = this.#open();
-    return db.transaction(() => setArmed(db, armed, now))();
+    return this.#write((db) => setArmed(db, armed, now));
   }
 
   /** The lease and the roots in one call: a tick's first round trip. */
   beginTick(pid: number, now: number): { lease: LeaseOutcome; roots: RootRow[]; backlog: number } {
+    const lease = this.#write((db) => acquireTickLease(db, pid, now));
     const db = this.#open();
-    const lease = db.transaction(() => acquireTickLease(db, pid, now))();
     return { lease, roots: listRoots(db), backlog: countBacklog(db) };
   }
 
   acquireTickLease(pid: number, now: number): LeaseOutcome {
-    const db = this.#open();
-    return db.transaction(() => acquireTickLease(db, pid, now))();
+    return this.#write((db) => acquireTickLease(db, pid, now));
   }
 
   releaseTickLease(pid: number, now: number, counts: TickCounts | null): void {
-    const db = this.#open();
-    db.transaction(() => releaseTickLease(db, pid, now, counts))();
+    this.#write((db) => releaseTickLease(db, pid, now, counts));
   }
 
   addNote(note: NoteInput, now: number): number {
-    const db = this.#open();
-    return db.transaction(() => addNote(db, note, now))();
+    return this.#write((db) => addNote(db, note, now));
   }
 
   removeNote(id: number): boolean {
-    const db = this.#open();
-    return db.transaction(() => removeNote(db, id))();
+    return this.#write((db) => removeNote(db, id));
   }
 
   ackAlert(id: number, now: number): boolean {
-    const db = this.#open();
-    return db.transaction(() => ackAlert(db, id, now))();
+    return this.#write((db) => ackAlert(db, id, now));
   }
 
   // The skeleton (src/skeleton/): each write one transaction; refusals come back as data
@@ -169,4 +200,27 @@ export class StoreWriter {
   }
 }
 
-if (parentPort) Comlink.expose(new StoreWriter(), nodeEndpoint(parentPort));
+/**
+ * Every call, as the main thread sees it: a failure the store can name (a full disk, a folder
+ * turned read-only, a lock) names the file and the errno instead of SQLite's bare words, and a
+ * read-only refusal from any call reopens the connection before the next one.
+ */
+function honestFailures(writer: StoreWriter): StoreWriter {
+  return new Proxy(writer, {
+    get(target, key) {
+      // The target as receiver: its #private fields are not reachable through the proxy.
+      const value = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        try {
+          return value.apply(target, args);
+        } catch (err) {
+          if (isReadonlyError(err)) target.reopenBeforeNextCall();
+          throw target.file ? storeFailure(target.file, err) : err;
+        }
+      };
+    },
+  });
+}
+
+if (parentPort) Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));

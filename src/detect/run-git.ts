@@ -89,7 +89,15 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
     };
     const onAbort = (): void => {
       kill();
-      finish(() => reject(new AbortedError(what, { cause: signal?.reason })));
+      // A signal that timed out (the detection's own bound) is a slow git, not a cancel: say so.
+      const timedOut = (signal?.reason as Error | undefined)?.name === 'TimeoutError';
+      finish(() =>
+        reject(
+          timedOut
+            ? new GitError(`${what} did not finish within the detection's time bound in ${cwd}`, { cause: signal?.reason })
+            : new AbortedError(what, { cause: signal?.reason }),
+        ),
+      );
     };
     const timer = setTimeout(() => {
       kill();

@@ -50,7 +50,10 @@ function processOne(
   let fd: number;
   try {
     // O_NOFOLLOW: a symlink fails with ELOOP instead of being followed out of the root.
-    fd = openSync(joinFsPath(root, item.path), constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO swapped in since detection would block the open until a writer came
+    // (a pool thread lost for good); with it the open returns and fstat calls it no file.
+    // Reads of a regular file ignore the flag.
+    fd = openSync(joinFsPath(root, item.path), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { ...base, status: 'deleted' };

@@ -10,10 +10,10 @@
  * dying (ppid changes): background work is joined and no git child outlives it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { VERSION } from '../version.js';
+import { LineTransport } from './line-transport.js';
 import type { StdioSessionParts, StdioSessionOptions } from './stdio-session.js';
 
 /** How often we check that the parent is still there, in ms (a reparented child has lost it). */
@@ -137,6 +137,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
     parentTimer.unref();
   }
 
-  await server.connect(new StdioServerTransport(stdin, stdout));
+  // Not the SDK's StdioServerTransport: see line-transport.ts for the lines it leaves unanswered.
+  await server.connect(new LineTransport(stdin, stdout));
   return { closed, close };
 }

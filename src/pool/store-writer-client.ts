@@ -118,7 +118,15 @@ export class StoreWriterClient {
     });
     dead.catch(() => {}); // observed by whoever races it; never an unhandled rejection
     const opened = remote.open(this.file);
-    opened.catch(() => {});
+    // A store that could not be opened (read-only, full, locked) fails this call with that
+    // error; the next call starts a fresh worker and tries again, instead of every later call
+    // replaying the first failure for the life of the process.
+    opened.catch(() => {
+      if (this.#live?.worker !== worker) return;
+      this.#live = undefined;
+      remote[Comlink.releaseProxy]();
+      void worker.terminate();
+    });
     this.#live = { worker, remote, dead, opened };
     return this.#live;
   }

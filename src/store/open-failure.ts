@@ -35,6 +35,10 @@ export function openFailure(file: string, err: unknown): unknown {
   if (['SQLITE_READONLY', 'SQLITE_PERM', 'SQLITE_AUTH', 'EACCES', 'EPERM', 'EROFS'].includes(primary)) {
     return new StorePermissionError(file, errno, message, options);
   }
+  if (/directory does not exist/i.test(message)) {
+    // better-sqlite3 checks the folder itself and says so without a SQLite code.
+    return new StoreIoError(file, 'ENOENT', `${message}: ${dirname(file)} is missing`, options);
+  }
   if (primary === 'SQLITE_CANTOPEN') {
     // SQLite says only "unable to open database file": ask the file system which it is.
     const denied = accessDenied(file);

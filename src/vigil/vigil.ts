@@ -2,7 +2,8 @@
  * The vigil of one brain: runs ticks fail-open and one at a time.
  *
  * Fail-open: a tick that throws is logged, recorded as a `tick_failed` alert and swallowed;
- * whoever asked still gets an answer (an outcome with ok: false), never a rejection.
+ * whoever asked still gets an answer (an outcome with ok: false), never a rejection. When the
+ * store cannot take the alert (read-only, full), it is kept and recorded once the store can.
  * Single flight: at most one tick runs per brain in this process; a request that arrives
  * while one runs schedules exactly one follow-up (however many arrive), so traffic during a
  * tick is seen by the next one and never piles up.
@@ -37,6 +38,8 @@ export class Vigil extends EventEmitter {
   #running: Promise<TickOutcome> | null = null;
   #followUp: Promise<TickOutcome> | null = null;
   #abort = new AbortController();
+  /** A tick_failed alert the store could not take when it happened. */
+  #unrecorded: { alert: { code: string; message: string }; at: number; repeats: number } | null = null;
 
   constructor(brain: Brain, options: VigilOptions = {}) {
     super();
@@ -88,6 +91,15 @@ export class Vigil extends EventEmitter {
     await this.idle();
   }
 
+  /** Records the alert a failed tick could not write (the first of a run of failures). */
+  async #recordLate(): Promise<void> {
+    const late = this.#unrecorded;
+    if (!late) return;
+    const more = late.repeats > 0 ? ` (${late.repeats} more failed tick${late.repeats === 1 ? '' : 's'} until the store could take this alert)` : '';
+    await this.brain.writer.recordAlert({ ...late.alert, message: late.alert.message + more }, late.at);
+    this.#unrecorded = null;
+  }
+
   #start(options: TickOptions): Promise<TickOutcome> {
     const signal = options.signal ? AbortSignal.any([options.signal, this.#abort.signal]) : this.#abort.signal;
     const run = this.#runFailOpen({ ...this.#tickOptions, ...options, signal });
@@ -102,7 +114,9 @@ export class Vigil extends EventEmitter {
 
   async #runFailOpen(options: TickOptions): Promise<TickOutcome> {
     try {
-      return { ok: true, report: await this.#tick(this.brain, options) };
+      const report = await this.#tick(this.brain, options);
+      await this.#recordLate().catch((err: Error) => this.#log(`could not record the earlier alert yet: ${err.message}`));
+      return { ok: true, report };
     } catch (err) {
       if (options.signal?.aborted) {
         // A cancelled tick is not a failure: nothing was lost, and there is nothing to alert.
@@ -114,10 +128,17 @@ export class Vigil extends EventEmitter {
       };
       this.#log(`tick of brain ${this.brain.id} failed: ${error.message}`);
       let alertId: number | null = null;
+      const alert = { code: 'tick_failed', message: `${error.code}: ${error.message}` };
+      const at = this.#now();
       try {
-        alertId = await this.brain.writer.recordAlert({ code: 'tick_failed', message: `${error.code}: ${error.message}` }, this.#now());
+        await this.#recordLate();
+        alertId = await this.brain.writer.recordAlert(alert, at);
       } catch (alertErr) {
-        this.#log(`could not record the alert: ${(alertErr as Error).message}`);
+        // A store that cannot be written (read-only, full) cannot take the alert either: keep
+        // it, and record it with its own time once the store can.
+        this.#log(`could not record the alert (kept until the store can take it): ${(alertErr as Error).message}`);
+        if (this.#unrecorded) this.#unrecorded.repeats++;
+        else this.#unrecorded = { alert, at, repeats: 0 };
       }
       return { ok: false, error, alertId };
     }
