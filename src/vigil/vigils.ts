@@ -15,11 +15,24 @@ export class Vigils {
 
   get(brain: Brain): Vigil {
     let v = this.#byBrain.get(brain.id);
-    if (!v) {
+    if (!v || v.brain !== brain) {
       v = new Vigil(brain, this.#options);
       this.#byBrain.set(brain.id, v);
     }
     return v;
+  }
+
+  /** The vigil of an open brain, if one was made. */
+  peek(brainId: string): Vigil | undefined {
+    return this.#byBrain.get(brainId);
+  }
+
+  /** Stops and forgets the vigil of a brain that is being closed (the backlog keeps the rest). */
+  async retire(brain: Brain): Promise<void> {
+    const v = this.#byBrain.get(brain.id);
+    if (!v || v.brain !== brain) return;
+    this.#byBrain.delete(brain.id);
+    await v.close();
   }
 
   async close(): Promise<void> {
