@@ -143,3 +143,11 @@ export class TokenUnreadableError extends GardenerError {
     this.name = 'TokenUnreadableError';
   }
 }
+
+/** The service manager (systemctl, launchctl) refused or is missing. */
+export class ServiceError extends GardenerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('GDN_SERVICE_FAILED', message, options);
+    this.name = 'ServiceError';
+  }
+}

@@ -66,6 +66,22 @@ program
   .option('--root <dir>', 'the session folder (default: the working directory)')
   .action(async (opts) => (await import('./commands/mcp.js')).mcp(opts));
 
+const service = program.command('service').description('run the owner (gardener serve) as a systemd user service or a launchd agent');
+for (const [name, what] of [
+  ['install', 'write the unit (or plist), enable and start it; re-running is safe'],
+  ['uninstall', 'stop, disable and remove it (nothing installed is not an error)'],
+  ['status', 'what the service manager says, and whether the installed file is current'],
+  ['print', 'write the unit (or plist) to stdout and change nothing'],
+] as const) {
+  service
+    .command(name)
+    .description(what)
+    .option('--systemd', 'use systemd (default on Linux)')
+    .option('--launchd', 'use launchd (default on macOS)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) => (await import('./commands/service.js')).service(name, opts));
+}
+
 program
   .command('serve')
   .description('run the owner in the foreground: one process for every agent session of this home (socket, HTTP, REST)')

@@ -57,7 +57,7 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { session } = await sessionParts();
-    const { dispatchTool } = await import('../dispatch/index.js');
+    const [{ dispatchTool }, { toMcpToolResult }] = await Promise.all([import('../dispatch/index.js'), import('./tool-result.js')]);
     const token = request.params._meta?.progressToken;
     let lastProgressAt = 0;
     const progress = (done: number, total?: number, message?: string) => {
@@ -74,7 +74,7 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
       signal: extra.signal,
       progress,
     });
-    return { content: [{ type: 'text' as const, text: JSON.stringify(result.value, null, 2) }], ...(result.isError ? { isError: true } : {}) };
+    return toMcpToolResult(session.toolsByName.get(request.params.name), result);
   });
 
   const close = () =>
