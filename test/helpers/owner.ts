@@ -22,18 +22,28 @@ export interface ServeProcess {
 
 /** The environment for a test owner and its clients: this home, no runtime dir of the user's. */
 export function ownerEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GARDENER_HOME: home, GARDENER_LOG: 'debug', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, GARDENER_HOME: home, GARDENER_LOG: 'debug' };
   delete env.XDG_RUNTIME_DIR;
   delete env.GARDENER_NO_OWNER;
-  return env;
+  return { ...env, ...extra };
 }
+
+/** Owners still running when the test process exits (a test that timed out) are ended too. */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of live) p.kill('SIGKILL');
+});
 
 /** Runs `gardener serve --port 0 ...args` and resolves at its ready line (rejects if it exits first). */
 export async function startServe(home: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: ownerEnv(home, extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(proc);
   let stderr = '';
   const logs: Record<string, unknown>[] = [];
-  const exited = once(proc, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exited = once(proc, 'exit').then(([code, signal]) => {
+    live.delete(proc);
+    return { code: code as number | null, signal: signal as NodeJS.Signals | null };
+  });
   const ready = await new Promise<ServeProcess['ready']>((resolve, reject) => {
     let partial = '';
     proc.stderr!.on('data', (d: Buffer) => {

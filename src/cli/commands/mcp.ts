@@ -24,7 +24,7 @@ export async function mcp(opts: { root?: string }): Promise<void> {
   if (process.env.GARDENER_NO_OWNER !== '1') {
     const socketPath = runPaths(resolveHome()).socket;
     const dialed = await dialOwner(socketPath, { gardener: VERSION, op: 'mcp', folder, pid: process.pid, host_pid: process.ppid }, PROXY_DIAL_MS);
-    if (dialed?.reply.ok) {
+    if (dialed?.reply.ok && dialed.reply.gardener === VERSION) {
       say(`proxying to the owner (pid ${dialed.reply.pid}, ${socketPath})`);
       const { runProxy } = await import('../../proxy/mcp-proxy.js');
       await runProxy({
@@ -39,7 +39,7 @@ export async function mcp(opts: { root?: string }): Promise<void> {
       });
       process.exit(0);
     }
-    why = dialed ? `the owner answered but refused: ${dialed.reply.error ?? 'unknown reason'}` : 'no owner answered';
+    why = dialed ? `the owner answered but refused: ${dialed.reply.error ?? `it runs Gardener ${dialed.reply.gardener}`}` : 'no owner answered';
     dialed?.socket.destroy();
   }
   say(`serving in-process (${why})`);
