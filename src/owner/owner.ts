@@ -21,6 +21,7 @@
  * Past the bound the files are removed and the process exits anyway.
  */
 import { lstatSync, unlinkSync } from 'node:fs';
+import { checkFolder } from '../brain/index.js';
 import { UnsafePermissionsError, ListenError } from '../errors.js';
 import { HttpListener } from '../http/http-listener.js';
 import { SocketListener } from '../socket/socket-listener.js';
@@ -175,6 +176,14 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       openSession: (hello, onToolsChanged) => {
         const session = brains.openSession(hello.folder ?? '', onToolsChanged);
         return { session, close: () => brains.closeSession(session) };
+      },
+      refuse: (hello) => {
+        try {
+          checkFolder(hello.folder ?? '');
+          return null;
+        } catch (err) {
+          return (err as Error).message;
+        }
       },
       status: () => owner?.status() ?? {},
       stop: () => stop('serve --stop'),
