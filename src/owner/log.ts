@@ -3,9 +3,11 @@
  * a level. `GARDENER_LOG` sets the lowest level written (debug, info, warn, error, silent;
  * default info).
  *
- * Plain synchronous line writes, not pino: the owner logs lifecycle events and failures, never
- * per tool call, so the hot path never logs. Measured on this machine: 1e5 lines to /dev/null
- * took ~0.6 µs a line with JSON.stringify + write, below anything a tool call spends.
+ * Plain synchronous line writes, not pino. Measured on a busy 2-core machine, 1e5 lines of
+ * `info(msg, {3 fields})` to /dev/null, five runs: plain writes 2.5–7.0 µs a line, pino 9 with a
+ * sync destination 2.5–5.0 µs, pino with its worker transport 2.8–5.9 µs: the same within the
+ * noise, while loading pino costs ~8 MB RSS (and its transport a thread) against ~0.3 MB. The
+ * owner logs lifecycle events and failures, never per tool call, so the hot path never logs.
  */
 import { InvalidArgumentError } from '../errors.js';
 
