@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './read-body.js';
-import { McpHttpSessions } from './mcp-http-sessions.js';
+import { McpHttpSessions, REAP_INTERVAL_MS } from './mcp-http-sessions.js';
 import { RestTools, json } from './rest-tools.js';
 import type { SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
@@ -38,11 +38,15 @@ export class HttpListener {
   #server: Server;
   #options: HttpListenerOptions;
   #url: string | null = null;
+  #reaper: NodeJS.Timeout;
 
   constructor(options: HttpListenerOptions) {
     this.#options = options;
     this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession });
     this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}) });
+    // REST sessions idle out like MCP ones; the reaper never keeps the process up.
+    this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
+    this.#reaper.unref();
     this.#server = createServer((req, res) => {
       this.#route(req, res).catch((err: Error) => {
         options.log.error('http request failed', { url: req.url, error: err.message });
@@ -79,6 +83,7 @@ export class HttpListener {
   }
 
   async endSessions(): Promise<void> {
+    clearInterval(this.#reaper);
     await Promise.allSettled([this.mcp.close(), this.rest.close()]);
     this.#server.closeAllConnections();
   }
