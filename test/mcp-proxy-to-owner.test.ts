@@ -207,3 +207,21 @@ test('socket: traffic ticks an armed brain, as over stdio', { timeout: 60_000 },
     await home.cleanup();
   }
 });
+
+test('SIGTERM on the owner with a session open: it exits 0 and the proxy falls back in-process', async () => {
+  const repo = await makeGitRepo(sourceFiles(2));
+  const home = await makeTempDir('gardener-home-');
+  const owner = await startServe(home.dir);
+  const c = await viaOwner(owner, home.dir, repo.dir);
+  try {
+    assert.equal((await c.call('ingest')).isError, false);
+    assert.equal((await owner.stop()).code, 0);
+    const after = await c.call('seek', { query: 'fn1' });
+    assert.equal(after.isError, false, JSON.stringify(after.value));
+    assert.match(c.stderr(), /serving in-process from here/);
+  } finally {
+    await c.close();
+    await repo.cleanup();
+    await home.cleanup();
+  }
+});

@@ -190,3 +190,24 @@ test('logs are JSON lines with levels; GARDENER_LOG=warn hides info', async () =
   }
   void once;
 });
+
+test('a token file others can read, or one that holds no token, is refused with exit 2 naming it', async () => {
+  const home = await makeTempDir('gardener-home-');
+  const token = join(home.dir, 'token');
+  try {
+    writeFileSync(token, 'a'.repeat(64) + '\n', { mode: 0o644 });
+    chmodSync(token, 0o644);
+    const open = await runCli(['serve', '--port', '0'], ownerEnv(home.dir));
+    assert.equal(open.code, 2);
+    assert.ok(open.stderr.includes(token), open.stderr);
+    assert.match(open.stderr, /chmod 600/);
+    chmodSync(token, 0o600);
+    writeFileSync(token, 'not a token\n');
+    const garbage = await runCli(['serve', '--port', '0'], ownerEnv(home.dir));
+    assert.equal(garbage.code, 2);
+    assert.match(garbage.stderr, /GDN_TOKEN_UNREADABLE/);
+    assert.ok(!existsSync(join(home.dir, 'run', 'owner.json')), 'nothing was claimed');
+  } finally {
+    await home.cleanup();
+  }
+});
