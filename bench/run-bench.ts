@@ -17,6 +17,7 @@ import { measureMcp, type McpResult } from './mcp-latency.js';
 import { StageClock } from './stage-clock.js';
 import type { BenchOptions } from './options.js';
 import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
+import { measureSkeleton, RECONCILE_BURST_FILES, type SkeletonBenchResult } from './skeleton-reconcile.js';
 
 export interface Machine {
   cpus: number;
@@ -40,6 +41,8 @@ export interface BenchResult {
   ingest: { files: number; ms: number; batches: number };
   bursts: BurstResult[];
   idle: IdleResult;
+  /** The skeleton: candidate, its shape, a reconcile after a burst (bench/skeleton-reconcile.ts). */
+  skeleton: SkeletonBenchResult;
   /** Null when skipped (`--no-mcp`). */
   mcp: McpResult | null;
   /**
@@ -116,6 +119,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     await warmUp(ctx, options.baseFiles);
     const bursts = await measureBursts(ctx, options.sizes, options.runs);
     const idle = await measureIdle(ctx, options.runs);
+    const skeleton = await measureSkeleton(ctx, Math.min(RECONCILE_BURST_FILES, Math.floor(options.baseFiles / 2)), options.runs);
     // Taken before the MCP part, so the bursts' peak means the same with or without --no-mcp.
     const peakBeforeMcpMb = peakRssMb();
     const mcp = options.mcp ? await measureMcp(ctx, brains, parent) : null;
@@ -126,6 +130,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       ingest: { files: first.drained, ms: ingestMs, batches: first.batches },
       bursts,
       idle,
+      skeleton,
       mcp,
       rssAfterRepoMb,
       rssAfterIngestMb,

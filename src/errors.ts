@@ -151,3 +151,42 @@ export class ServiceError extends GardenerError {
     this.name = 'ServiceError';
   }
 }
+
+/** A skeleton write keyed on a `store_version` that is no longer current (optimistic concurrency). */
+export class SkeletonConflictError extends GardenerError {
+  readonly current: number;
+  constructor(given: number, current: number) {
+    super(
+      'GDN_SKELETON_CONFLICT',
+      `store_version ${given} is stale: the skeleton is at store_version ${current} now. Read it again (the \`skeleton\` tool) and redo the change on that version`,
+    );
+    this.name = 'SkeletonConflictError';
+    this.current = current;
+  }
+}
+
+/** A skeleton edit or ratify with no candidate to work on. */
+export class NoCandidateError extends GardenerError {
+  constructor(what: string, ratified: boolean) {
+    super(
+      'GDN_NO_CANDIDATE',
+      ratified
+        ? `${what} works on a candidate, and this brain has only a ratified skeleton (it changes only through a candidate): call skeleton_candidate {from: "ratified"} to start one from it`
+        : `${what} needs a candidate skeleton and there is none: call skeleton_candidate first`,
+      { exitCode: 2 },
+    );
+    this.name = 'NoCandidateError';
+  }
+}
+
+/** A command that needs a ratified skeleton on a brain that has none. */
+export class NoSkeletonError extends GardenerError {
+  constructor(brainId: string) {
+    super(
+      'GDN_NO_SKELETON',
+      `brain ${brainId} has no ratified skeleton: propose one (\`gardener skeleton candidate\` or the skeleton_candidate tool), edit it, then ratify it with skeleton_ratify`,
+      { exitCode: 2 },
+    );
+    this.name = 'NoSkeletonError';
+  }
+}

@@ -60,6 +60,26 @@ for (const [name, what] of [
     .action(async (dir, opts) => (await import('./commands/daemon.js')).daemon(name, dir, opts));
 }
 
+const skeleton = program
+  .command('skeleton')
+  .description("print the brain's skeleton (ratified, else the candidate): rooms, files, imports between rooms")
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, opts) => (await import('./commands/skeleton.js')).showSkeleton(dir, opts));
+// `--json` after a subcommand is parsed by the parent (it declares it too): read both.
+skeleton
+  .command('candidate')
+  .description('propose a candidate skeleton from the code map (after a tick)')
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, _opts, cmd: Command) => (await import('./commands/skeleton.js')).candidateSkeleton(dir, cmd.optsWithGlobals()));
+skeleton
+  .command('check')
+  .description('recompute the ratified skeleton now; exit 1 if an import breaks may_use or a file is in no room')
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, _opts, cmd: Command) => (await import('./commands/skeleton.js')).checkSkeleton(dir, cmd.optsWithGlobals()));
+
 program
   .command('mcp')
   .description('serve MCP over stdio for an agent host (logs on stderr)')
