@@ -30,6 +30,8 @@ export interface HttpListenerOptions {
   openSession: (folder: string, onToolsChanged: () => void) => SessionParts;
   brains: () => unknown;
   startedAt: number;
+  /** Clock for idle reaping, injectable for tests. @default Date.now */
+  now?: () => number;
 }
 
 export class HttpListener {
@@ -42,8 +44,8 @@ export class HttpListener {
 
   constructor(options: HttpListenerOptions) {
     this.#options = options;
-    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession });
-    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}) });
+    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, now: options.now });
+    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), now: options.now });
     // REST sessions idle out like MCP ones; the reaper never keeps the process up.
     this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
     this.#reaper.unref();
