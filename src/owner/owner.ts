@@ -77,6 +77,8 @@ export class Owner {
   #stopping: Promise<void> | undefined;
   #resolveClosed!: () => void;
   #unhook: () => void = () => {};
+  #hardExit: NodeJS.Timeout | undefined;
+  #processHooks = false;
 
   constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; http: HttpListener | null; log: Logger }) {
     this.info = parts.info;
@@ -114,27 +116,36 @@ export class Owner {
     })());
   }
 
+  /**
+   * Stops within SHUTDOWN_BOUND_MS or exits anyway (files removed first): what signals and
+   * `serve --stop` call when the owner runs as a process.
+   */
+  stopBounded(reason: string): void {
+    this.#hardExit ??= setTimeout(() => {
+      this.#log.error('shutdown took too long: exiting anyway', { bound_ms: SHUTDOWN_BOUND_MS });
+      this.#removeFiles();
+      process.exit(1);
+    }, SHUTDOWN_BOUND_MS);
+    void this.stop(reason);
+  }
+
   hookProcess(): void {
-    let timer: NodeJS.Timeout | undefined;
-    const onSignal = (signal: string) => {
-      if (!timer) {
-        timer = setTimeout(() => {
-          this.#log.error('shutdown took too long: exiting anyway', { bound_ms: SHUTDOWN_BOUND_MS });
-          this.#removeFiles();
-          process.exit(1);
-        }, SHUTDOWN_BOUND_MS);
-      }
-      void this.stop(signal);
-    };
-    const onTerm = () => onSignal('SIGTERM');
-    const onInt = () => onSignal('SIGINT');
+    this.#processHooks = true;
+    const onTerm = () => this.stopBounded('SIGTERM');
+    const onInt = () => this.stopBounded('SIGINT');
     process.on('SIGTERM', onTerm);
     process.on('SIGINT', onInt);
     this.#unhook = () => {
       process.off('SIGTERM', onTerm);
       process.off('SIGINT', onInt);
-      clearTimeout(timer);
+      clearTimeout(this.#hardExit);
     };
+  }
+
+  /** What `serve --stop` asks for: bounded when the owner owns its process. */
+  requestStop(reason: string): void {
+    if (this.#processHooks) this.stopBounded(reason);
+    else void this.stop(reason);
   }
 
   #removeFiles(): void {
@@ -216,7 +227,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     }
     owner = new Owner({ info, paths, brains, socket, http, log });
     const o = owner;
-    stop = (reason) => void o.stop(reason);
+    stop = (reason) => o.requestStop(reason);
     if (options.processHooks ?? true) owner.hookProcess();
     log.info('ready', { pid: info.pid, version: VERSION, socket: info.socket, url: info.url, home: paths.home });
     return { started: true, owner };
