@@ -176,6 +176,9 @@ test('REST: tool results as JSON; an unknown tool is 404; a folder outside every
       const badFolder = await fetch(`${url}/api/tools/seek?folder=/definitely/not/here`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"query":"x"}' });
       assert.equal(badFolder.status, 400);
       assert.match(JSON.stringify(await badFolder.json()), /\/definitely\/not\/here/);
+      const relative = await fetch(`${url}/api/tools/seek?folder=src`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"query":"x"}' });
+      assert.equal(relative.status, 400);
+      assert.match(JSON.stringify(await relative.json()), /absolute path/);
       assert.equal((await call('ingest')).isError, false);
       const brains = (await (await fetch(`${url}/api/brains`, { headers: { authorization: `Bearer ${token}` } })).json()) as { brains: { id: string; armed: boolean; backlog: number }[] };
       assert.equal(brains.brains.length, 1);

@@ -5,7 +5,9 @@
  * one FolderProbe, and the armed-brain registry. Sessions are built here, the same way for the
  * socket, HTTP MCP and REST.
  */
+import { isAbsolute } from 'node:path';
 import { Brains, checkFolder, type Brain } from '../brain/index.js';
+import { InvalidArgumentError } from '../errors.js';
 import { FolderProbe } from '../probe/index.js';
 import { Session } from '../session/index.js';
 import { readVigil, countBacklog } from '../store/index.js';
@@ -64,6 +66,8 @@ export class OwnerBrains {
 
   /** A new session for `folder`, sharing everything above. Close it with `closeSession`. */
   openSession(folder: string, onToolsChanged: () => void = () => {}): Session {
+    // The owner's working directory means nothing to a client: a folder must be absolute.
+    if (!isAbsolute(folder)) throw new InvalidArgumentError(`the session folder must be an absolute path, got "${folder}"`);
     const session = new Session({ folder: checkFolder(folder), brains: this.brains, vigils: this.vigils, probe: this.probe, tools: TOOLS, onToolsChanged, log: (line) => this.#log.warn(line) });
     this.#sessions.add(session);
     return session;

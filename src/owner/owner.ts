@@ -21,6 +21,7 @@
  * Past the bound the files are removed and the process exits anyway.
  */
 import { lstatSync, unlinkSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { checkFolder } from '../brain/index.js';
 import { UnsafePermissionsError, ListenError } from '../errors.js';
 import { HttpListener } from '../http/http-listener.js';
@@ -190,7 +191,8 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       },
       refuse: (hello) => {
         try {
-          checkFolder(hello.folder ?? '');
+          if (typeof hello.folder !== 'string' || !isAbsolute(hello.folder)) return 'the hello must name the session folder as an absolute path';
+          checkFolder(hello.folder);
           return null;
         } catch (err) {
           return (err as Error).message;
