@@ -10,6 +10,7 @@ import { connectGardener, type GardenerClient } from './helpers/mcp-client.js';
 import { mcpToolsSuite } from './helpers/mcp-tools-suite.js';
 import { ownerEnv, runCli, startServe, type ServeProcess } from './helpers/owner.js';
 import { armedRepo, trafficTicksTheArmedBrain } from './helpers/traffic-law.js';
+import { VERSION as VERSION_OF_TEST } from '../src/version.js';
 
 /** Sessions the owner holds on its socket now (asked with `serve --status`). */
 async function socketSessions(home: string): Promise<number> {
@@ -221,6 +222,40 @@ test('SIGTERM on the owner with a session open: it exits 0 and the proxy falls b
     assert.match(c.stderr(), /serving in-process from here/);
   } finally {
     await c.close();
+    await repo.cleanup();
+    await home.cleanup();
+  }
+});
+
+test('an owner that dies before answering initialize: the host still gets its initialize answer, in-process', async () => {
+  const repo = await makeGitRepo(sourceFiles(2));
+  const home = await makeTempDir('gardener-home-');
+  mkdirSync(join(home.dir, 'run'), { mode: 0o700 });
+  const sockets: Socket[] = [];
+  const fake = createServer((s) => {
+    sockets.push(s);
+    let hello = false;
+    s.on('data', () => {
+      if (!hello) {
+        hello = true;
+        s.write(JSON.stringify({ gardener: VERSION_OF_TEST, ok: true, pid: process.pid }) + '\n');
+        return;
+      }
+      s.destroy(); // the initialize line: hang up without answering
+    });
+  });
+  fake.listen(join(home.dir, 'run', 'owner.sock'));
+  await once(fake, 'listening');
+  try {
+    const c = await connectGardener(repo.dir, ownerEnv(home.dir));
+    const h = await c.call('session_handshake');
+    assert.equal(h.isError, false);
+    await c.close();
+    assert.match(c.stderr(), /proxying to the owner/);
+    assert.match(c.stderr(), /serving in-process from here/);
+  } finally {
+    fake.close();
+    for (const s of sockets) s.destroy();
     await repo.cleanup();
     await home.cleanup();
   }

@@ -40,6 +40,7 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
   let initialize: Buffer | undefined;
   let initializeId: string | number | undefined;
   let initialized: Buffer | undefined;
+  let initializeAnswered = false;
   /** Requests sent and not yet answered, by id, in the order sent. */
   const inflight = new Map<string, Buffer>();
   let mode: 'owner' | 'switching' | 'local' = 'owner';
@@ -66,7 +67,10 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
   socket.on('data', (chunk: Buffer) => {
     for (const line of fromOwner.push(chunk)) {
       const m = peekMessage(line);
-      if (m && m.id !== undefined && m.method === undefined) inflight.delete(String(m.id));
+      if (m && m.id !== undefined && m.method === undefined) {
+        inflight.delete(String(m.id));
+        if (m.id === initializeId) initializeAnswered = true;
+      }
       toHost(line);
     }
   });
@@ -101,7 +105,8 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
     mode = 'switching';
     log('the owner went away: serving in-process from here (replaying initialize and in-flight requests)');
     const input = new PassThrough();
-    let swallowed = initializeId === undefined;
+    // The host already has an initialize answer only if the owner sent one; otherwise it gets ours.
+    let swallowed = initializeId === undefined || !initializeAnswered;
     const splitter = new LineSplitter();
     const output = new Writable({
       write(chunk: Buffer, _enc, cb) {
