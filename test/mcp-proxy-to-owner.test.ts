@@ -260,3 +260,22 @@ test('an owner that dies before answering initialize: the host still gets its in
     await home.cleanup();
   }
 });
+
+test('an owner started with another XDG_RUNTIME_DIR is still found, through the socket owner.json names', async () => {
+  const repo = await makeGitRepo(sourceFiles(2));
+  const home = await makeTempDir('gardener-home-');
+  const runtime = await makeTempDir('gardener-runtime-');
+  const owner = await startServe(home.dir, [], { XDG_RUNTIME_DIR: runtime.dir });
+  try {
+    assert.ok(owner.ready.socket.startsWith(join(runtime.dir, 'gardener')), owner.ready.socket);
+    const c = await connectGardener(repo.dir, ownerEnv(home.dir));
+    assert.equal((await c.call('session_handshake')).isError, false);
+    await c.close();
+    assert.match(c.stderr(), /proxying to the owner/);
+  } finally {
+    await owner.stop();
+    await repo.cleanup();
+    await home.cleanup();
+    await runtime.cleanup();
+  }
+});
