@@ -353,7 +353,7 @@ function mcpLines(json: BenchJson): string[] {
 
 export function formatText(json: BenchJson): string[] {
   const lines: string[] = [];
-  lines.push(`gardener bench: ${json.base_files} base files, ${json.runs_per_size} runs per size (medians), ${json.machine.runtime}, ${json.machine.cpus} CPUs, ${json.machine.pool_threads} pool threads`);
+  lines.push(`gardener bench: ${json.base_files} base files, ${json.runs_per_size} runs per size (medians), ${json.machine.runtime} with ${json.machine.sqlite_driver} (SQLite ${json.machine.sqlite_version}), ${json.machine.cpus} CPUs, ${json.machine.pool_threads} pool threads`);
   lines.push('');
   lines.push(
     ...formatTable(

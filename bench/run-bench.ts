@@ -10,6 +10,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, platform, arch, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Brains } from '../src/brain/index.js';
+import { sqliteDriver } from '../src/store/index.js';
 import { runTick } from '../src/vigil/index.js';
 import { makeBenchRepo } from './fixtures/make-repo.js';
 import { FloorMeter } from './floor.js';
@@ -29,6 +30,9 @@ export interface Machine {
   os_release: string;
   runtime: string;
   node_version: string;
+  /** The SQLite driver serving the bench's stores (node:sqlite, bun:sqlite or better-sqlite3). */
+  sqlite_driver: string;
+  sqlite_version: string;
   git_version: string;
   pool_threads: number;
 }
@@ -62,6 +66,7 @@ function peakRssMb(): number {
 
 function describeMachine(poolThreads: number): Machine {
   const list = cpus();
+  const sqlite = sqliteDriver();
   const bun = (process.versions as Record<string, string | undefined>).bun;
   let git = 'unknown';
   try {
@@ -79,6 +84,8 @@ function describeMachine(poolThreads: number): Machine {
     os_release: release(),
     runtime: bun ? `bun ${bun}` : `node ${process.version}`,
     node_version: process.version,
+    sqlite_driver: sqlite.name,
+    sqlite_version: sqlite.sqliteVersion,
     git_version: git,
     pool_threads: poolThreads,
   };

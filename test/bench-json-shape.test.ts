@@ -83,6 +83,9 @@ describe('gardener bench --json', () => {
       ]);
       assert.ok(isNumber(reference.peak_rss_mb));
       assert.equal(out.base_files, 200);
+      const machine = out.machine as { sqlite_driver: string; sqlite_version: string };
+      assert.match(machine.sqlite_driver, /^(node:sqlite|bun:sqlite|better-sqlite3)$/, 'the bench names its SQLite driver');
+      assert.match(machine.sqlite_version, /^3\.\d+\.\d+$/);
       assert.ok(isNumber(out.idle_tick_ms) && isNumber(out.git_status_ms));
       for (const t of out.targets as { status: string }[]) assert.ok(['met', 'missed', 'not measured'].includes(t.status));
 

@@ -39,8 +39,8 @@ export class StoreWriter {
   }
 
   /** Deferred store upkeep (checkpoint, index merge); the vigil calls it after each tick. */
-  runUpkeep(): UpkeepOutcome {
-    return runUpkeep(this.#open());
+  runUpkeep(options?: { budgetMs?: number }): UpkeepOutcome {
+    return runUpkeep(this.#open(), options);
   }
 
   ensureRoot(path: string, now: number): number {
