@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import type { Brains } from '../src/brain/index.js';
 import { measureInitialize, type InitializeResult } from './mcp-initialize.js';
 import { measureSeek, type SeekResult } from './seek-latency.js';
+import { measureOwner, type OwnerResult } from './owner.js';
 import type { BenchContext } from './tick-burst.js';
 
 export interface McpResult {
   initialize: InitializeResult | null;
   seek: SeekResult | null;
+  /** The owner (`gardener serve`) measured from outside; see owner.ts. */
+  owner: OwnerResult | null;
   /** Why a half is missing: one line each, naming the half. */
   notMeasured: string[];
 }
@@ -21,6 +24,7 @@ export async function measureMcp(ctx: BenchContext, brains: Brains, tempDir: str
   const notMeasured: string[] = [];
   let initialize: InitializeResult | null = null;
   let seek: SeekResult | null = null;
+  let owner: OwnerResult | null = null;
   ctx.log('MCP: cold initialize against a minimal SDK stdio server, then server-side seek');
   const t0 = performance.now();
   try {
@@ -35,6 +39,12 @@ export async function measureMcp(ctx: BenchContext, brains: Brains, tempDir: str
     notMeasured.push(`seek: ${(err as Error).message}`);
     ctx.log(`seek not measured: ${(err as Error).message}`);
   }
+  try {
+    owner = await measureOwner(ctx, brains.home);
+  } catch (err) {
+    notMeasured.push(`owner: ${(err as Error).message}`);
+    ctx.log(`owner not measured: ${(err as Error).message}`);
+  }
   ctx.log(`MCP part took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return { initialize, seek, notMeasured };
+  return { initialize, seek, owner, notMeasured };
 }

@@ -41,6 +41,29 @@ export interface BenchJsonRun {
 }
 
 /** The MCP part. A number is null when its half could not be measured (`not_measured` says why). */
+export interface BenchJsonOwner {
+  /** Medians of spawn → `initialize` result, in ms: `gardener mcp` proxying to the owner, and serving in-process. */
+  proxy_initialize_ms: number;
+  in_process_initialize_ms: number;
+  proxy_initialize_ratio: number;
+  /** REST `seek` round trips over HTTP keep-alive, idle, in ms. */
+  rest_seek_p50_ms: number;
+  rest_seek_p99_ms: number;
+  rest_seek_max_ms: number;
+  rest_seek_calls: number;
+  /** RSS of the owner plus its proxies with one and with four sessions on the brain, and of four in-process sessions, in MB. */
+  one_session_rss_mb: number;
+  four_sessions_rss_mb: number;
+  four_sessions_ratio: number;
+  four_in_process_rss_mb: number;
+  /** The owner process alone with one and with four sessions, in MB (each proxy adds a bare Node's RSS). */
+  owner_one_session_rss_mb: number;
+  owner_four_sessions_rss_mb: number;
+  /** The owner idle after its sessions ended: RSS in MB, CPU seconds per idle minute. */
+  idle_owner_rss_mb: number;
+  idle_cpu_s_per_min: number;
+}
+
 export interface BenchJsonMcp {
   /** Medians of spawn → `initialize` result, in ms: gardener mcp, the minimal SDK server, gardener with a parked git. */
   initialize_ms: number | null;
@@ -68,6 +91,8 @@ export interface BenchJsonMcp {
   seek_drain_tick_ms: number | null;
   /** The bench process's peak RSS at the end of the MCP part, in MB (`peak_rss_mb` is taken before it). */
   peak_rss_mb: number;
+  /** The owner (`gardener serve`) measured from outside (bench/owner.ts); null when not measured. */
+  owner: BenchJsonOwner | null;
   not_measured: string[];
 }
 
@@ -142,6 +167,25 @@ function mcpJson(result: BenchResult): BenchJsonMcp | null {
     seek_drain_burst_files: s ? s.drainBurstFiles : null,
     seek_drain_tick_ms: s ? r1(s.drainTickMs) : null,
     peak_rss_mb: r1(result.peakRssAfterMcpMb ?? result.peakRssMb),
+    owner: mcp.owner
+      ? {
+          proxy_initialize_ms: r2(mcp.owner.proxyInitializeMs),
+          in_process_initialize_ms: r2(mcp.owner.inProcessInitializeMs),
+          proxy_initialize_ratio: r3(mcp.owner.proxyInitializeMs / mcp.owner.inProcessInitializeMs),
+          rest_seek_p50_ms: r3(mcp.owner.restSeek.p50),
+          rest_seek_p99_ms: r3(mcp.owner.restSeek.p99),
+          rest_seek_max_ms: r3(mcp.owner.restSeek.max),
+          rest_seek_calls: mcp.owner.restSeek.calls,
+          one_session_rss_mb: r1(mcp.owner.oneSessionRssMb),
+          four_sessions_rss_mb: r1(mcp.owner.fourSessionsRssMb),
+          four_sessions_ratio: r3(mcp.owner.fourSessionsRssMb / mcp.owner.oneSessionRssMb),
+          four_in_process_rss_mb: r1(mcp.owner.fourInProcessRssMb),
+          owner_one_session_rss_mb: r1(mcp.owner.ownerOneSessionRssMb),
+          owner_four_sessions_rss_mb: r1(mcp.owner.ownerFourSessionsRssMb),
+          idle_owner_rss_mb: r1(mcp.owner.idleOwnerRssMb),
+          idle_cpu_s_per_min: r3(mcp.owner.idleCpuSPerMin),
+        }
+      : null,
     not_measured: mcp.notMeasured,
   };
 }
@@ -232,6 +276,13 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
   targets.push(judge(`MCP initialize with a parked git ≤ ${INITIALIZE_RATIO_TARGET}× the same baseline`, mcp?.parked_git_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
   targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms idle`, mcp?.seek_idle_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
   targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms during a drain`, mcp?.seek_drain_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
+  const o = mcp?.owner ?? null;
+  targets.push(judge('proxy cold initialize ≤ 0.75× in-process', o?.proxy_initialize_ratio ?? null, 0.75, 'x'));
+  targets.push(judge('REST seek p50 ≤ 2 ms idle', o?.rest_seek_p50_ms ?? null, 2, 'ms'));
+  targets.push(judge('REST seek p99 ≤ 10 ms idle', o?.rest_seek_p99_ms ?? null, 10, 'ms'));
+  targets.push(judge('four sessions through the owner ≤ 1.3× one (RSS)', o?.four_sessions_ratio ?? null, 1.3, 'x'));
+  targets.push(judge('idle owner RSS ≤ 120 MB', o?.idle_owner_rss_mb ?? null, 120, 'MB'));
+  targets.push(judge('idle owner CPU ≤ 200 ms per minute', o ? Math.round(o.idle_cpu_s_per_min * 1000) : null, 200, 'ms'));
   return targets;
 }
 
@@ -287,6 +338,15 @@ function mcpLines(json: BenchJson): string[] {
     );
   }
   lines.push(`bench process peak RSS at the end of the MCP part: ${fmt(mcp.peak_rss_mb)} MB (the peak RSS above is taken before it)`);
+  const o = mcp.owner;
+  if (o) {
+    lines.push(
+      `owner: gardener mcp cold initialize as a proxy ${fmt(o.proxy_initialize_ms)} ms vs in-process ${fmt(o.in_process_initialize_ms)} ms (${o.proxy_initialize_ratio}x); ` +
+        `REST seek p50 ${fmtMs(o.rest_seek_p50_ms)} ms, p99 ${fmtMs(o.rest_seek_p99_ms)} ms over ${o.rest_seek_calls} calls; ` +
+        `RSS one session ${fmt(o.one_session_rss_mb)} MB, four ${fmt(o.four_sessions_rss_mb)} MB (${o.four_sessions_ratio}x), four in-process ${fmt(o.four_in_process_rss_mb)} MB; owner alone ${fmt(o.owner_one_session_rss_mb)} → ${fmt(o.owner_four_sessions_rss_mb)} MB; ` +
+        `idle owner ${fmt(o.idle_owner_rss_mb)} MB, ${o.idle_cpu_s_per_min} CPU s per idle minute`,
+    );
+  }
   for (const why of mcp.not_measured) lines.push(`not measured: ${why}`);
   return lines;
 }

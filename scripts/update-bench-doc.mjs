@@ -169,6 +169,29 @@ function mcpSection() {
       ),
     );
   }
+  const o = mcp.owner;
+  if (o) {
+    if (parts.length) parts.push('');
+    parts.push(
+      `**The owner** (\`gardener serve\` on the bench's home, measured from outside as a host sees it): cold \`initialize\` of \`gardener mcp\` ` +
+        `proxying to the running owner beside the same command serving in-process, interleaved, medians; REST \`seek\` round trips over ` +
+        `HTTP keep-alive on the ${bench.base_files ?? '?'}-file brain, idle; RSS of the owner plus its proxies with one and four sessions on the brain ` +
+        `(each proxy is a bare Node process), beside four in-process sessions; the owner idle after its sessions ended.`,
+      '',
+      table(
+        ['measure', 'value'],
+        [
+          ['proxy cold initialize / in-process', `**${fmt(o.proxy_initialize_ms)} ms** / ${fmt(o.in_process_initialize_ms)} ms (**${o.proxy_initialize_ratio.toFixed(2)}×**)`],
+          [`REST seek, ${o.rest_seek_calls} calls`, `p50 **${fmtMs(o.rest_seek_p50_ms)} ms**, p99 **${fmtMs(o.rest_seek_p99_ms)} ms**, slowest ${fmtMs(o.rest_seek_max_ms)} ms`],
+          ['RSS, one session / four (owner + proxies)', `${fmt(o.one_session_rss_mb)} MB / ${fmt(o.four_sessions_rss_mb)} MB (${o.four_sessions_ratio.toFixed(2)}×)`],
+          ['RSS of the owner alone, one session / four', `${fmt(o.owner_one_session_rss_mb)} MB / ${fmt(o.owner_four_sessions_rss_mb)} MB`],
+          ['RSS, four in-process sessions', `${fmt(o.four_in_process_rss_mb)} MB`],
+          ['idle owner', `${fmt(o.idle_owner_rss_mb)} MB, ${o.idle_cpu_s_per_min} CPU s per idle minute`],
+        ],
+        [':--', ':--'],
+      ),
+    );
+  }
   for (const why of mcp.not_measured ?? []) parts.push('', `Not measured: ${why}`);
   return parts.join('\n');
 }

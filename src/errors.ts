@@ -108,6 +108,42 @@ export class GitError extends GardenerError {
   }
 }
 
+/** A home, run folder or token file that others could write (or read, for the token). */
+export class UnsafePermissionsError extends GardenerError {
+  constructor(path: string, reason: string) {
+    super('GDN_UNSAFE_PERMISSIONS', `refusing to start: ${reason.startsWith(path) ? reason : `${path} ${reason}`}`, { exitCode: 2 });
+    this.name = 'UnsafePermissionsError';
+  }
+}
+
+/** The owner's HTTP port or socket path cannot be bound. */
+export class ListenError extends GardenerError {
+  constructor(what: string, reason: string, options?: { cause?: unknown }) {
+    super('GDN_LISTEN_FAILED', `cannot listen on ${what}: ${reason}`, { ...options, exitCode: 2 });
+    this.name = 'ListenError';
+  }
+}
+
+/** No owner answers on this home's socket (`gardener serve --status/--stop`). */
+export class OwnerNotRunningError extends GardenerError {
+  constructor(home: string) {
+    super('GDN_OWNER_NOT_RUNNING', `no owner is running for ${home}: start one with \`gardener serve\``);
+    this.name = 'OwnerNotRunningError';
+  }
+}
+
+/** The HTTP token file exists but cannot be used. */
+export class TokenUnreadableError extends GardenerError {
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_TOKEN_UNREADABLE',
+      `the token file ${file} cannot be used (${reason}): fix it (chmod 600 "${file}") or remove it so the owner makes a new one`,
+      { ...options, exitCode: 2 },
+    );
+    this.name = 'TokenUnreadableError';
+  }
+}
+
 /** The service manager (systemctl, launchctl) refused or is missing. */
 export class ServiceError extends GardenerError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -103,6 +103,11 @@ describe('gardener bench --json', () => {
       assert.ok(n('seek_drain_p50_ms') > 0 && n('seek_drain_p50_ms') <= n('seek_drain_p99_ms'));
       assert.ok(Number.isInteger(n('seek_drain_queries')) && n('seek_drain_queries') >= 1, 'queries ran while the drain did');
       assert.equal(mcp.seek_drain_burst_files, 200, 'the drained burst is capped at the base repository');
+      const owner = mcp.owner as Record<string, number>;
+      for (const key of ['proxy_initialize_ms', 'in_process_initialize_ms', 'proxy_initialize_ratio', 'rest_seek_p50_ms', 'rest_seek_p99_ms', 'one_session_rss_mb', 'four_sessions_rss_mb', 'four_in_process_rss_mb', 'idle_owner_rss_mb', 'idle_cpu_s_per_min']) {
+        assert.ok(isNumber(owner?.[key]), `mcp.owner.${key} is a number, got ${JSON.stringify(owner?.[key])}`);
+      }
+      assert.ok(owner.rest_seek_p50_ms <= owner.rest_seek_p99_ms);
       const targets = (out.targets as { target: string; status: string }[]).map((t) => t.target);
       for (const what of ['MCP cold initialize', 'MCP initialize with a parked git', 'seek p99 ≤ 10 ms idle', 'seek p99 ≤ 10 ms during a drain']) {
         assert.ok(targets.some((t) => t.startsWith(what)), `a target for ${what}`);
@@ -120,8 +125,8 @@ describe('gardener bench --json', () => {
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { mcp: unknown; targets: { target: string; status: string }[] };
     assert.equal(out.mcp, null);
-    const mcpTargets = out.targets.filter((t) => /^(MCP|seek)/.test(t.target));
-    assert.equal(mcpTargets.length, 4);
+    const mcpTargets = out.targets.filter((t) => /^(MCP|seek|proxy|REST|four|idle owner)/.test(t.target));
+    assert.equal(mcpTargets.length, 10);
     for (const t of mcpTargets) assert.equal(t.status, 'not measured');
   });
 

@@ -15,12 +15,25 @@ export class Brain {
   readonly pool: WorkerPool;
   #writer: StoreWriterClient | undefined;
   #reader: Database | undefined;
+  #retired = false;
 
   constructor(id: string, file: string, roots: readonly string[], pool: WorkerPool) {
     this.id = id;
     this.file = file;
     this.roots = roots;
     this.pool = pool;
+  }
+
+  /**
+   * True once the process's LRU has let this brain go: whoever kept a reference resolves
+   * the folder again (and gets the brain reopened) instead of reusing this one.
+   */
+  get retired(): boolean {
+    return this.#retired;
+  }
+
+  retire(): void {
+    this.#retired = true;
   }
 
   /** Creates the store folder and file (schema migrated) if needed. */

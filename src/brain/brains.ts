@@ -2,7 +2,7 @@
  * Finding, creating and opening brains: the registry, the home folder and the shared pool,
  * behind one object a process keeps for its lifetime.
  */
-import { BrainNotFoundError } from '../errors.js';
+import { BrainNotFoundError, InvalidArgumentError } from '../errors.js';
 import { WorkerPool, type WorkerPoolOptions } from '../pool/index.js';
 import { Brain } from './brain.js';
 import { checkFolder } from './folders.js';
@@ -12,16 +12,42 @@ import { Registry } from './registry.js';
 export interface BrainsOptions extends WorkerPoolOptions {
   /** The home folder. @default resolveHome() */
   home?: string;
+  /**
+   * Most brains kept open (writer worker + read connection each); the least recently used is
+   * closed past it. A closed brain reopens on its next resolve. @default Infinity
+   */
+  maxOpen?: number;
+  /** Called when a brain is opened (the owner's armed-brain registry listens). */
+  onOpen?: (brain: Brain) => void;
+  /** Called before an evicted brain is closed; awaited (the owner joins its vigil here). */
+  onEvict?: (brain: Brain) => Promise<void>;
 }
 
 export class Brains {
   readonly home: string;
   readonly pool: WorkerPool;
+  readonly maxOpen: number;
+  /** Open brains, least recently used first (a Map keeps insertion order). */
   #open = new Map<string, Brain>();
+  #evicting = new Set<Promise<void>>();
+  #onOpen: (brain: Brain) => void;
+  #onEvict: (brain: Brain) => Promise<void>;
 
   constructor(options: BrainsOptions = {}) {
+    const max = options.maxOpen ?? Infinity;
+    if (max !== Infinity && (!Number.isInteger(max) || max < 1)) {
+      throw new InvalidArgumentError(`options.maxOpen must be a positive integer, got ${String(max)} (${typeof max})`);
+    }
+    this.maxOpen = max;
     this.home = options.home ?? resolveHome();
     this.pool = new WorkerPool(options);
+    this.#onOpen = options.onOpen ?? (() => {});
+    this.#onEvict = options.onEvict ?? (async () => {});
+  }
+
+  /** The open brains, least recently used first. */
+  openBrains(): Brain[] {
+    return [...this.#open.values()];
   }
 
   registry(): Registry {
@@ -51,11 +77,31 @@ export class Brains {
 
   open(id: string, roots: readonly string[]): Brain {
     let brain = this.#open.get(id);
-    if (!brain) {
-      brain = new Brain(id, brainFile(this.home, id), roots, this.pool);
+    if (brain) {
+      // Most recently used goes last.
+      this.#open.delete(id);
       this.#open.set(id, brain);
+      return brain;
     }
+    brain = new Brain(id, brainFile(this.home, id), roots, this.pool);
+    this.#open.set(id, brain);
+    while (this.#open.size > this.maxOpen) this.#evict(this.#open.values().next().value!);
+    this.#onOpen(brain);
     return brain;
+  }
+
+  #evict(brain: Brain): void {
+    this.#open.delete(brain.id);
+    brain.retire();
+    const closing = (async () => {
+      try {
+        await this.#onEvict(brain);
+      } finally {
+        await brain.close();
+      }
+    })();
+    this.#evicting.add(closing);
+    void closing.catch(() => {}).finally(() => this.#evicting.delete(closing));
   }
 
   /** Every brain in the registry, opened. */
@@ -66,6 +112,7 @@ export class Brains {
   async close(): Promise<void> {
     const brains = [...this.#open.values()];
     this.#open.clear();
+    await Promise.allSettled([...this.#evicting]);
     await Promise.all(brains.map((b) => b.close()));
     await this.pool.close();
   }

@@ -103,6 +103,25 @@ for (const [name, what] of [
 }
 
 program
+  .command('serve')
+  .description('run the owner in the foreground: one process for every agent session of this home (socket, HTTP, REST)')
+  .option('--port <n>', 'HTTP port on 127.0.0.1 (0 picks a free one, written to run/owner.json)', '7171')
+  .option('--host <addr>', 'HTTP bind address', '127.0.0.1')
+  .option('--allow-remote', 'allow a --host that is not loopback (the token is still required)')
+  .option('--no-http', 'serve the Unix socket only')
+  .option('--max-brains <n>', 'most brains kept open (least recently used closed first)', '16')
+  .option('--status', 'report the running owner and exit')
+  .option('--stop', 'stop the running owner and wait until it has exited')
+  .option('--json', 'print one JSON object')
+  .action(async (opts) => (await import('./commands/serve.js')).serve(opts));
+
+program
+  .command('token')
+  .description("print the owner's HTTP bearer token (made on first use, kept in <home>/token, 0600)")
+  .option('--json', 'print one JSON object')
+  .action(async (opts) => (await import('./commands/token.js')).token(opts));
+
+program
   .command('bench')
   .description('measure the cost of 10/100/1000-file bursts on temporary repositories')
   .option('--sizes <list>', 'burst sizes, comma-separated', '10,100,1000')

@@ -9,17 +9,15 @@
  * hang-up can surface as an error), a stdout error, SIGTERM/SIGINT, or the parent process
  * dying (ppid changes): background work is joined and no git child outlives it.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
-import { VERSION } from '../version.js';
 import { LineTransport } from './line-transport.js';
-import type { StdioSessionParts, StdioSessionOptions } from './stdio-session.js';
+import { createSessionServer } from './session-server.js';
+import type { StdioSessionOptions } from './stdio-session.js';
+
+export { PROGRESS_INTERVAL_MS } from './session-server.js';
 
 /** How often we check that the parent is still there, in ms (a reparented child has lost it). */
 export const PARENT_CHECK_INTERVAL_MS = 1000;
-/** Progress notifications at most this often per request, in ms. */
-export const PROGRESS_INTERVAL_MS = 100;
 
 export interface StdioServerOptions {
   folder: string;
@@ -42,51 +40,12 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`gardener mcp: ${line}\n`));
-  const server = new Server({ name: 'gardener', version: VERSION }, { capabilities: { tools: { listChanged: true } } });
-
-  let parts: Promise<StdioSessionParts> | undefined;
   let closing: Promise<void> | undefined;
-  const sessionParts = () =>
-    (parts ??= import('./stdio-session.js').then((m) =>
-      m.createStdioSession({
-        ...options.session,
-        folder: options.folder,
-        onToolsChanged: () => {
-          if (!closing) server.sendToolListChanged().catch((err) => log(`list_changed not sent: ${(err as Error).message}`));
-        },
-      }),
-    ));
-
-  server.oninitialized = () => {
-    void sessionParts().then((p) => p.session.start(), (err) => log(`session failed to start: ${(err as Error).message}`));
-  };
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const { session } = await sessionParts();
-    const { listedTool } = await import('./tool-schemas.js');
-    return { tools: (await session.listTools()).map(listedTool) };
-  });
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { session } = await sessionParts();
-    const [{ dispatchTool }, { toMcpToolResult }] = await Promise.all([import('../dispatch/index.js'), import('./tool-result.js')]);
-    const token = request.params._meta?.progressToken;
-    let lastProgressAt = 0;
-    const progress = (done: number, total?: number, message?: string) => {
-      if (token === undefined || extra.signal.aborted) return;
-      const now = Date.now();
-      if (now - lastProgressAt < PROGRESS_INTERVAL_MS && (total === undefined || done < total)) return;
-      lastProgressAt = now;
-      void extra
-        .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message } })
-        .catch(() => {});
-    };
-    const result = await dispatchTool(session.toolsByName, request.params.name, request.params.arguments, {
-      session,
-      signal: extra.signal,
-      progress,
-    });
-    return toMcpToolResult(session.toolsByName.get(request.params.name), result);
+  // The session (brains, vigils, probe) loads only once initialize has been answered.
+  const { server, close: closeSession } = createSessionServer({
+    log,
+    openSession: (onToolsChanged) =>
+      import('./stdio-session.js').then((m) => m.createStdioSession({ ...options.session, folder: options.folder, onToolsChanged })),
   });
 
   let resolveClosed!: () => void;
@@ -103,18 +62,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       // Never spin on a dead descriptor: stop reading for good.
       if ('destroy' in stdin && typeof stdin.destroy === 'function' && stdin !== process.stdin) stdin.destroy();
       else stdin.pause();
-      try {
-        await server.close();
-      } catch (err) {
-        log(`transport close failed: ${(err as Error).message}`);
-      }
-      if (parts) {
-        try {
-          await (await parts).close();
-        } catch (err) {
-          log(`session close failed: ${(err as Error).message}`);
-        }
-      }
+      await closeSession();
       if (hooks) {
         process.off('SIGTERM', onSigterm);
         process.off('SIGINT', onSigint);

@@ -138,7 +138,7 @@ export class Session {
    * brain made meanwhile by another process (`gardener init`) is seen.
    */
   brain(): Brain | null {
-    if (this.#resolved) return this.#resolved;
+    if (this.#resolved && !this.#resolved.retired) return this.#resolved;
     try {
       this.#resolved = this.brains.resolve(this.#anchor);
       return this.#resolved;
@@ -146,6 +146,11 @@ export class Session {
       if (err instanceof BrainNotFoundError) return null;
       throw err;
     }
+  }
+
+  /** The brain this session last resolved, if it is still open; never resolves (no side effect). */
+  peekBrain(): Brain | null {
+    return this.#resolved && !this.#resolved.retired ? this.#resolved : null;
   }
 
   /** The brain covering the anchor, or a refusal that says how to make one. */

@@ -19,10 +19,12 @@ export class Vigils {
 
   get(brain: Brain): Vigil {
     let v = this.#byBrain.get(brain.id);
-    if (!v) {
+    if (!v || v.brain !== brain) {
       v = new Vigil(brain, this.#options);
       this.#byBrain.set(brain.id, v);
       if (this.#options.reconcile !== false) {
+        // A brain reopened after eviction gets a fresh reconciler; the old one is let go.
+        void this.#reconcilers.get(brain.id)?.close();
         const r = new Reconciler(brain.id, brain.writer, { log: this.#options.log, now: this.#options.now, ...this.#options.reconcile });
         this.#reconcilers.set(brain.id, r);
         v.on('tick', (outcome: { ok: boolean; report?: { drained: number } }) => {
@@ -32,6 +34,22 @@ export class Vigils {
       }
     }
     return v;
+  }
+
+  /** The vigil of an open brain, if one was made. */
+  peek(brainId: string): Vigil | undefined {
+    return this.#byBrain.get(brainId);
+  }
+
+  /** Stops and forgets the vigil of a brain that is being closed (the backlog keeps the rest). */
+  async retire(brain: Brain): Promise<void> {
+    const v = this.#byBrain.get(brain.id);
+    if (!v || v.brain !== brain) return;
+    this.#byBrain.delete(brain.id);
+    const r = this.#reconcilers.get(brain.id);
+    this.#reconcilers.delete(brain.id);
+    // The reconcile deadline is persisted: the next open of the brain arms it again.
+    await Promise.all([v.close(), r?.close()]);
   }
 
   /** The brain's reconciler, when this process runs one (after `get`). */

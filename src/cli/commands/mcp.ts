@@ -1,9 +1,58 @@
-/** `gardener mcp [--root DIR]`: the MCP server over stdio. */
+/**
+ * `gardener mcp [--root DIR]`: MCP over stdio for an agent host.
+ *
+ * When an owner (`gardener serve`) of the same version answers on this home's socket within
+ * PROXY_DIAL_MS, this process only pipes lines between stdio and the owner (it never loads the
+ * SDK, zod, SQLite or a worker, unless the owner goes away and it falls back). Otherwise — no
+ * owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process. Either way it says
+ * which on stderr.
+ */
 import { checkFolder } from '../../brain/folders.js';
-import { runStdioServer } from '../../mcp/stdio-server.js';
+import { resolveHome } from '../../brain/home.js';
+import { dialOwner } from '../../owner/hello.js';
+import { readOwnerFile } from '../../owner/owner-file.js';
+import { runPaths } from '../../owner/run-paths.js';
+import { VERSION } from '../../version.js';
+
+/** Bound on reaching the owner, in ms: a live owner answers in a few; no owner costs this once. */
+export const PROXY_DIAL_MS = 100;
+
+const say = (line: string) => process.stderr.write(`gardener mcp: ${line}\n`);
 
 export async function mcp(opts: { root?: string }): Promise<void> {
   const folder = checkFolder(opts.root ?? process.cwd());
+  let why = 'GARDENER_NO_OWNER=1';
+  if (process.env.GARDENER_NO_OWNER !== '1') {
+    const paths = runPaths(resolveHome());
+    const hello = { gardener: VERSION, op: 'mcp' as const, folder, pid: process.pid, host_pid: process.ppid };
+    let socketPath = paths.socket;
+    let dialed = await dialOwner(socketPath, hello, PROXY_DIAL_MS);
+    // An owner started with another XDG_RUNTIME_DIR (a service manager's) names its socket in owner.json.
+    const named = dialed ? null : readOwnerFile(paths.ownerFile)?.socket;
+    if (named && named !== socketPath) {
+      socketPath = named;
+      dialed = await dialOwner(socketPath, hello, PROXY_DIAL_MS);
+    }
+    if (dialed?.reply.ok && dialed.reply.gardener === VERSION) {
+      say(`proxying to the owner (pid ${dialed.reply.pid}, ${socketPath})`);
+      const { runProxy } = await import('../../proxy/mcp-proxy.js');
+      await runProxy({
+        socket: dialed.socket,
+        rest: dialed.rest,
+        folder,
+        log: say,
+        serveInProcess: async (stdin, stdout) => {
+          const { runStdioServer } = await import('../../mcp/stdio-server.js');
+          return runStdioServer({ folder, stdin, stdout, processHooks: false });
+        },
+      });
+      process.exit(0);
+    }
+    why = dialed ? `the owner answered but refused: ${dialed.reply.error ?? `it runs Gardener ${dialed.reply.gardener}`}` : 'no owner answered';
+    dialed?.socket.destroy();
+  }
+  say(`serving in-process (${why})`);
+  const { runStdioServer } = await import('../../mcp/stdio-server.js');
   const server = await runStdioServer({ folder });
   await server.closed;
   // Everything is joined by now; exit rather than linger on an unref'd handle.

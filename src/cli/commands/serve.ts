@@ -1,0 +1,77 @@
+/**
+ * `gardener serve`: the owner in the foreground (what systemd or launchd runs), or, with
+ * `--status` / `--stop`, a question to the owner already running for this home.
+ */
+import { resolveHome } from '../../brain/home.js';
+import { InvalidArgumentError, OwnerNotRunningError } from '../../errors.js';
+import { dialOwner } from '../../owner/hello.js';
+import { createLogger, logLevelFrom } from '../../owner/log.js';
+import { readOwnerFile } from '../../owner/owner-file.js';
+import { runPaths } from '../../owner/run-paths.js';
+import { VERSION } from '../../version.js';
+import { printJson, printLine, positiveInt } from '../output.js';
+
+/** Bound on `--status` / `--stop` reaching the owner, in ms. */
+const CONTROL_TIMEOUT_MS = 2_000;
+
+export interface ServeOptions {
+  port: string;
+  host: string;
+  allowRemote?: boolean;
+  http?: boolean;
+  maxBrains: string;
+  status?: boolean;
+  stop?: boolean;
+  json?: boolean;
+}
+
+export async function serve(opts: ServeOptions): Promise<void> {
+  const home = resolveHome();
+  if (opts.status || opts.stop) return control(home, opts.stop ? 'stop' : 'status', opts.json === true);
+  const port = opts.http === false ? null : portNumber(opts.port);
+  const maxBrains = positiveInt('--max-brains', opts.maxBrains);
+  const log = createLogger(logLevelFrom());
+  const { startOwner } = await import('../../owner/owner.js');
+  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, log });
+  if (!outcome.started) {
+    const r = outcome.running;
+    if (opts.json) printJson({ running: true, started: false, pid: r.pid, url: r.url, socket: r.socket });
+    else printLine(`gardener serve: already running (pid ${r.pid}, ${r.url ?? 'no HTTP'})`);
+    return;
+  }
+  await outcome.owner.closed;
+  process.exit(0);
+}
+
+async function control(home: string, op: 'status' | 'stop', json: boolean): Promise<void> {
+  const paths = runPaths(home);
+  const hello = { gardener: VERSION, op, pid: process.pid };
+  let d = await dialOwner(paths.socket, hello, CONTROL_TIMEOUT_MS);
+  // An owner started with another XDG_RUNTIME_DIR names its socket in owner.json.
+  const named = d ? null : readOwnerFile(paths.ownerFile)?.socket;
+  if (named && named !== paths.socket) d = await dialOwner(named, hello, CONTROL_TIMEOUT_MS);
+  if (!d) throw new OwnerNotRunningError(home);
+  if (op === 'status') {
+    d.socket.destroy();
+    const s = d.reply.status ?? {};
+    if (json) return printJson({ running: true, ...s });
+    const brains = (s.brains as { id: string; armed: boolean }[] | undefined) ?? [];
+    printLine(`owner pid ${d.reply.pid}, Gardener ${d.reply.gardener}, up ${String(s.uptime_s)} s`);
+    printLine(`socket ${String(s.socket)}`);
+    printLine(`http   ${String(s.url ?? 'off')}`);
+    printLine(`brains ${brains.length} open${brains.length ? ': ' + brains.map((b) => `${b.id}${b.armed ? ' (armed)' : ''}`).join(', ') : ''}`);
+    return;
+  }
+  // The owner keeps this connection until it has shut down: its close means "stopped".
+  d.socket.resume();
+  await new Promise<void>((r) => d.socket.once('close', () => r()));
+  if (json) printJson({ stopped: true, pid: d.reply.pid });
+  else printLine(`gardener serve: stopped (pid ${d.reply.pid})`);
+}
+
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new InvalidArgumentError(`--port must be a port number from 0 to 65535, got "${value}"`);
+  return n;
+}
+

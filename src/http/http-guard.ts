@@ -1,0 +1,46 @@
+/**
+ * Who may talk to the owner over HTTP (MCP transport spec + security best practices):
+ *   - a Host header that is not loopback is refused (403): a DNS-rebinding page reaches
+ *     127.0.0.1 under its own name, and the Host header is what betrays it;
+ *   - an Origin header, when present, must be a loopback origin (403): browsers send it, and a
+ *     foreign page must not drive tools;
+ *   - every route but /healthz needs the bearer token (401), compared in constant time.
+ * A non-loopback bind (asked for explicitly) adds that bind address to the allowed hosts; the
+ * token is required either way.
+ */
+import type { IncomingMessage } from 'node:http';
+import { tokenMatches } from '../owner/token.js';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export interface Refusal {
+  status: 401 | 403;
+  message: string;
+}
+
+function hostnameOf(value: string, withScheme: boolean): string | null {
+  try {
+    return new URL(withScheme ? value : `http://${value}`).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+export function checkRequest(req: IncomingMessage, opts: { token: string; extraHosts?: readonly string[]; needsToken: boolean }): Refusal | null {
+  const allowed = (h: string | null) => h !== null && (LOOPBACK_HOSTS.has(h) || (opts.extraHosts ?? []).includes(h));
+  const host = req.headers.host;
+  if (!host || !allowed(hostnameOf(host, false))) {
+    return { status: 403, message: `Host "${host ?? ''}" is not a loopback name: the owner only answers requests addressed to 127.0.0.1 or localhost` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !allowed(hostnameOf(origin, true))) {
+    return { status: 403, message: `Origin "${origin}" is not a loopback origin: browser pages of other sites may not call the owner` };
+  }
+  if (!opts.needsToken) return null;
+  const auth = req.headers.authorization ?? '';
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  if (!m || !tokenMatches(m[1]!, opts.token)) {
+    return { status: 401, message: 'a bearer token is required: send "Authorization: Bearer <token>" with the token `gardener token` prints' };
+  }
+  return null;
+}

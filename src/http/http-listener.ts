@@ -1,0 +1,142 @@
+/**
+ * The owner's HTTP listener on 127.0.0.1: routing and the security gate, nothing else.
+ *
+ *   GET  /healthz            version and uptime (no token)
+ *   GET  /api/brains         the open brains: armed, backlog, last tick, sessions
+ *   POST /api/tools/<name>   REST: body = the tool's arguments (rest-tools.ts)
+ *   *    /mcp                MCP Streamable HTTP (mcp-http-sessions.ts)
+ *
+ * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bound (413).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkRequest } from './http-guard.js';
+import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './read-body.js';
+import { McpHttpSessions, REAP_INTERVAL_MS } from './mcp-http-sessions.js';
+import { RestTools, json } from './rest-tools.js';
+import type { SessionParts } from '../mcp/session-server.js';
+import type { Logger } from '../owner/log.js';
+import { VERSION } from '../version.js';
+import { ListenError } from '../errors.js';
+
+/** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
+export const DEFAULT_HTTP_PORT = 7171;
+
+export interface HttpListenerOptions {
+  host: string;
+  port: number;
+  token: string;
+  log: Logger;
+  openSession: (folder: string, onToolsChanged: () => void) => SessionParts;
+  brains: () => unknown;
+  startedAt: number;
+  /** Clock for idle reaping, injectable for tests. @default Date.now */
+  now?: () => number;
+}
+
+export class HttpListener {
+  readonly mcp: McpHttpSessions;
+  readonly rest: RestTools;
+  #server: Server;
+  #options: HttpListenerOptions;
+  #url: string | null = null;
+  #reaper: NodeJS.Timeout;
+
+  constructor(options: HttpListenerOptions) {
+    this.#options = options;
+    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, now: options.now });
+    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), now: options.now });
+    // REST sessions idle out like MCP ones; the reaper never keeps the process up.
+    this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
+    this.#reaper.unref();
+    this.#server = createServer((req, res) => {
+      this.#route(req, res).catch((err: Error) => {
+        options.log.error('http request failed', { url: req.url, error: err.message });
+        if (!res.headersSent) json(res, 500, { error: { code: 'GDN_TOOL_FAILED', message: err.message } });
+        else res.end();
+      });
+    });
+  }
+
+  get url(): string | null {
+    return this.#url;
+  }
+
+  listen(): Promise<string> {
+    const { host, port } = this.#options;
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', (err: NodeJS.ErrnoException) =>
+        reject(new ListenError(`${host}:${port}`, err.code === 'EADDRINUSE' ? `port ${port} is in use: pick another with --port (or --port 0 for any free one)` : err.message, { cause: err })),
+      );
+      this.#server.listen(port, host, () => {
+        const addr = this.#server.address() as AddressInfo;
+        const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+        this.#url = `http://${h}:${addr.port}`;
+        resolve(this.#url);
+      });
+    });
+  }
+
+  stopAccepting(): Promise<void> {
+    // close() stops accepting now; its callback would wait for every connection to end.
+    this.#server.close();
+    this.#server.closeIdleConnections();
+    return Promise.resolve();
+  }
+
+  async endSessions(): Promise<void> {
+    clearInterval(this.#reaper);
+    await Promise.allSettled([this.mcp.close(), this.rest.close()]);
+    this.#server.closeAllConnections();
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const o = this.#options;
+    const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host];
+    const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' });
+    if (refusal) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (refusal.status === 401) headers['www-authenticate'] = 'Bearer';
+      res.writeHead(refusal.status, headers).end(JSON.stringify({ error: { code: refusal.status === 401 ? 'GDN_UNAUTHORIZED' : 'GDN_FORBIDDEN', message: refusal.message } }));
+      return;
+    }
+    if (req.method === 'GET' && path === '/healthz') {
+      return json(res, 200, { ok: true, version: VERSION, uptime_s: Math.round((Date.now() - o.startedAt) / 1000) });
+    }
+    if (req.method === 'GET' && path === '/api/brains') return json(res, 200, { brains: o.brains() });
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      let raw: Buffer;
+      try {
+        raw = await readBody(req);
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          res.setHeader('connection', 'close');
+          return json(res, 413, { error: { code: 'GDN_BODY_TOO_LARGE', message: `the request body is over ${MAX_BODY_BYTES} bytes` } });
+        }
+        throw err;
+      }
+      try {
+        body = raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8'));
+      } catch {
+        if (path === '/mcp') {
+          return json(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
+        }
+        return json(res, 400, { error: { code: 'GDN_INVALID_ARGUMENT', message: 'the request body is not JSON: send the tool arguments as a JSON object' } });
+      }
+    }
+    const folder = (req.headers['x-gardener-folder'] as string | undefined) ?? url.searchParams.get('folder');
+    if (path === '/mcp') return this.mcp.handle(req, res, body, folder);
+    const tool = /^\/api\/tools\/([a-z_]+)$/.exec(path);
+    if (tool && req.method === 'POST') {
+      if (!folder) {
+        return json(res, 400, { error: { code: 'GDN_INVALID_ARGUMENT', message: 'name the session folder with the X-Gardener-Folder header or the folder query parameter' } });
+      }
+      return this.rest.handle(res, tool[1]!, body ?? {}, folder);
+    }
+    json(res, 404, { error: { code: 'GDN_NOT_FOUND', message: `no route ${req.method} ${path}: see docs/owner.md for the routes` } });
+  }
+}

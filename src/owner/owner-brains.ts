@@ -1,0 +1,130 @@
+/**
+ * What the owner shares between every session and transport: one Brains (an LRU of open
+ * brains over one Piscina pool, one store writer per open brain), one Vigils (so the traffic
+ * rules — one tick at a time, one follow-up, fail-open — hold across all sessions of a brain),
+ * one FolderProbe, and the armed-brain registry. Sessions are built here, the same way for the
+ * socket, HTTP MCP and REST.
+ */
+import { isAbsolute } from 'node:path';
+import { Brains, checkFolder, type Brain } from '../brain/index.js';
+import { InvalidArgumentError } from '../errors.js';
+import { FolderProbe } from '../probe/index.js';
+import { Session } from '../session/index.js';
+import { readVigil, countBacklog } from '../store/index.js';
+import { TOOLS } from '../tools/index.js';
+import { Vigils, type VigilOptions } from '../vigil/index.js';
+import { ArmedBrains, type BrainWork } from './armed-brains.js';
+import type { Logger } from './log.js';
+
+/** Brains kept open by default: each costs a writer thread and a read connection. */
+export const DEFAULT_MAX_BRAINS = 16;
+
+export interface OwnerBrainsOptions {
+  home: string;
+  /** @default DEFAULT_MAX_BRAINS */
+  maxBrains?: number;
+  /** Pool threads shared by every brain. @default DEFAULT_POOL_THREADS */
+  maxThreads?: number;
+  vigil?: VigilOptions;
+  /** Per-brain background work for armed brains (the watcher's seam). */
+  work?: BrainWork;
+  log: Logger;
+}
+
+export class OwnerBrains {
+  readonly brains: Brains;
+  readonly vigils: Vigils;
+  readonly probe: FolderProbe;
+  readonly armed: ArmedBrains;
+  #sessions = new Set<Session>();
+  #log: Logger;
+
+  constructor(options: OwnerBrainsOptions) {
+    this.#log = options.log;
+    this.armed = new ArmedBrains(options.work);
+    this.vigils = new Vigils({ log: (line) => this.#log.warn(line), ...options.vigil });
+    this.brains = new Brains({
+      home: options.home,
+      maxOpen: options.maxBrains ?? DEFAULT_MAX_BRAINS,
+      maxThreads: options.maxThreads,
+      onOpen: (brain) => this.#opened(brain),
+      onEvict: async (brain) => {
+        this.#log.info('brain evicted', { brain: brain.id });
+        await this.armed.unsubscribe(brain);
+        await this.vigils.retire(brain);
+      },
+    });
+    this.probe = new FolderProbe({
+      resolveBrain: async (folder) => {
+        const hit = this.brains.registry().resolve(folder);
+        if (!hit) return null;
+        const brain = this.brains.open(hit.brain.id, hit.brain.roots);
+        return { brainId: brain.id, armed: readVigil(brain.reader).armed };
+      },
+    });
+  }
+
+  /** A new session for `folder`, sharing everything above. Close it with `closeSession`. */
+  openSession(folder: string, onToolsChanged: () => void = () => {}): Session {
+    // The owner's working directory means nothing to a client: a folder must be absolute.
+    if (!isAbsolute(folder)) throw new InvalidArgumentError(`the session folder must be an absolute path, got "${folder}"`);
+    const session = new Session({ folder: checkFolder(folder), brains: this.brains, vigils: this.vigils, probe: this.probe, tools: TOOLS, onToolsChanged, log: (line) => this.#log.warn(line) });
+    this.#sessions.add(session);
+    return session;
+  }
+
+  async closeSession(session: Session): Promise<void> {
+    this.#sessions.delete(session);
+    await session.close();
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** The open brains, most recently used first, for `GET /api/brains` and `--status`. */
+  describe(): { id: string; roots: readonly string[]; armed: boolean; backlog: number | null; last_tick_at: string | null; ticking: boolean; sessions: number }[] {
+    return this.brains
+      .openBrains()
+      .reverse()
+      .map((brain) => {
+        let armed = false;
+        let backlog: number | null = null;
+        let lastTick: number | null = null;
+        try {
+          const v = readVigil(brain.reader);
+          armed = v.armed;
+          lastTick = v.lastTickAt;
+          backlog = countBacklog(brain.reader);
+        } catch {
+          // A brain whose store is not made yet: nothing to report.
+        }
+        return {
+          id: brain.id,
+          roots: brain.roots,
+          armed,
+          backlog,
+          last_tick_at: lastTick === null ? null : new Date(lastTick).toISOString(),
+          ticking: this.vigils.peek(brain.id)?.busy ?? false,
+          sessions: [...this.#sessions].filter((s) => s.peekBrain() === brain).length,
+        };
+      });
+  }
+
+  /** Ends every session, then stops ticks between batches and joins workers. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#sessions].map((s) => this.closeSession(s)));
+    await this.probe.close();
+    await this.armed.close();
+    await this.vigils.close();
+    await this.brains.close();
+  }
+
+  #opened(brain: Brain): void {
+    try {
+      if (readVigil(brain.reader).armed) this.armed.subscribe(brain);
+    } catch {
+      // A brain being created has no store yet; it is not armed.
+    }
+  }
+}

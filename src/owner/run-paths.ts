@@ -1,0 +1,69 @@
+/**
+ * Where the owner keeps its run-time files, and the permission rules for them.
+ *
+ *   <home>/run/owner.json   who owns this home now (pid, version, socket, url, start time)
+ *   <home>/token            the HTTP bearer token (0600)
+ *   socket                  $XDG_RUNTIME_DIR/gardener/owner-<hash>.sock when that is set (a
+ *                           tmpfs the login session owns), else <home>/run/owner.sock; a path
+ *                           too long for sun_path falls back to <tmp>/gardener-<uid>/<hash>.sock
+ *
+ * The hash is of the home folder, so two homes of one user get two owners. Folders are made
+ * 0700; a home or run folder writable by group or others is refused (someone else could swap
+ * owner.json or the socket under us).
+ *
+ * This file is loaded by the `gardener mcp` proxy: it imports node built-ins only.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Longest socket path we bind, in bytes: sun_path is 108 bytes on Linux and 104 on macOS,
+ * including the final NUL; 100 leaves room on both.
+ */
+export const MAX_SOCKET_PATH_BYTES = 100;
+
+export interface RunPaths {
+  home: string;
+  runDir: string;
+  ownerFile: string;
+  tokenFile: string;
+  socketDir: string;
+  socket: string;
+}
+
+export function runPaths(home: string, env: NodeJS.ProcessEnv = process.env): RunPaths {
+  const runDir = join(home, 'run');
+  const tag = createHash('sha256').update(home).digest('hex').slice(0, 12);
+  let socketDir = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'gardener') : runDir;
+  let socket = join(socketDir, env.XDG_RUNTIME_DIR ? `owner-${tag}.sock` : 'owner.sock');
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES) {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+    socketDir = join(tmpdir(), `gardener-${uid}`);
+    socket = join(socketDir, `${tag}.sock`);
+  }
+  return { home, runDir, ownerFile: join(runDir, 'owner.json'), tokenFile: join(home, 'token'), socketDir, socket };
+}
+
+/** Why a folder is not private enough, or null when it is fine. */
+export function unsafeFolderReason(dir: string): string | null {
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    return null; // made below, 0700
+  }
+  if ((st.mode & 0o022) !== 0) {
+    return `${dir} is writable by group or others (mode ${(st.mode & 0o777).toString(8)}): run \`chmod go-w ${dir}\``;
+  }
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
+    return `${dir} belongs to another user (uid ${st.uid}): use a home folder of your own (GARDENER_HOME)`;
+  }
+  return null;
+}
+
+/** Makes a folder 0700 if missing. */
+export function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}

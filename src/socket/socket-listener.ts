@@ -1,0 +1,177 @@
+/**
+ * The owner's Unix socket: what `gardener mcp` proxies connect to.
+ *
+ * A connection opens with one hello line each way (hello.ts), then carries newline-delimited
+ * JSON-RPC: one connection is one MCP session, built by `createSessionServer` exactly as stdio
+ * builds it. A bad hello, a line over MAX_LINE_BYTES or a peer that hangs up ends that
+ * connection only; the owner and other sessions carry on.
+ */
+import { createServer, type Server as NetServer, type Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { chmodSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { readHello, type ClientHello, type OwnerHello } from '../owner/hello.js';
+import { createSessionServer, type SessionParts } from '../mcp/session-server.js';
+import type { Logger } from '../owner/log.js';
+import { VERSION } from '../version.js';
+
+/** Longest JSON-RPC line accepted on the socket, in bytes (the HTTP body bound, for one rule). */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** How long a new connection has to say hello, in ms. */
+export const HELLO_TIMEOUT_MS = 5_000;
+
+export interface SocketListenerOptions {
+  path: string;
+  log: Logger;
+  /** Builds the session for an MCP connection; throws a GardenerError for a bad folder. */
+  openSession: (hello: ClientHello, onToolsChanged: () => void) => SessionParts;
+  /** Checks a hello before a session is built; a string is the refusal. */
+  refuse?: (hello: ClientHello) => string | null;
+  status: () => Record<string, unknown>;
+  /** Asked to stop by `serve --stop`: the connection stays open until the process exits. */
+  stop: () => void;
+}
+
+export class SocketListener {
+  readonly path: string;
+  #server: NetServer;
+  #connections = new Set<{ socket: Socket; close(): Promise<void> }>();
+  #options: SocketListenerOptions;
+
+  constructor(options: SocketListenerOptions) {
+    this.path = options.path;
+    this.#options = options;
+    this.#server = createServer((socket) => void this.#accept(socket));
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(this.path, () => {
+        this.#server.off('error', reject);
+        chmodSync(this.path, 0o600);
+        resolve();
+      });
+    });
+  }
+
+  get sessions(): number {
+    return this.#connections.size;
+  }
+
+  /** Stops accepting; existing connections go on until `endSessions`. */
+  stopAccepting(): Promise<void> {
+    // close() stops accepting now; its callback would wait for every connection to end.
+    this.#server.close();
+    return Promise.resolve();
+  }
+
+  /** Ends every session (proxies fall back in-process) and joins their work. */
+  async endSessions(): Promise<void> {
+    await Promise.allSettled([...this.#connections].map((c) => c.close()));
+  }
+
+  async #accept(socket: Socket): Promise<void> {
+    const { log } = this.#options;
+    socket.on('error', (err) => log.debug('socket connection error', { error: err.message }));
+    const opened = await readHello(socket, HELLO_TIMEOUT_MS);
+    if (!opened) {
+      log.warn('socket connection without a valid hello line: closed');
+      socket.destroy();
+      return;
+    }
+    const { hello, rest } = opened;
+    const reply = (r: Omit<OwnerHello, 'gardener' | 'pid'>) => socket.write(JSON.stringify({ gardener: VERSION, pid: process.pid, ...r }) + '\n');
+    if (hello.op === 'status') {
+      reply({ ok: true, status: this.#options.status() });
+      socket.end();
+      return;
+    }
+    if (hello.op === 'stop') {
+      reply({ ok: true });
+      this.#options.stop();
+      return;
+    }
+    const refusal = hello.gardener !== VERSION ? `the owner runs Gardener ${VERSION}, the client ${hello.gardener}` : (this.#options.refuse?.(hello) ?? null);
+    if (refusal) {
+      reply({ ok: false, error: refusal });
+      socket.end();
+      return;
+    }
+    let ended: Promise<void> | undefined;
+    const sessionServer = createSessionServer({
+      openSession: (onToolsChanged) => this.#options.openSession(hello, onToolsChanged),
+      log: (line) => log.warn(line, { client_pid: hello.pid }),
+    });
+    const conn = {
+      socket,
+      close: () =>
+        (ended ??= (async () => {
+          this.#connections.delete(conn);
+          socket.destroy();
+          await sessionServer.close();
+        })()),
+    };
+    this.#connections.add(conn);
+    socket.once('close', () => void conn.close());
+    const lines = checkedLines(socket, (error) => socket.write(JSON.stringify({ jsonrpc: '2.0', id: null, error }) + '\n'), () => {
+      log.warn('socket line over the bound: connection closed', { client_pid: hello.pid, max_bytes: MAX_LINE_BYTES });
+      socket.destroy();
+      void conn.close();
+    });
+    const transport = new StdioServerTransport(lines, socket);
+    transport.onerror = (err) => log.debug('socket session error', { client_pid: hello.pid, error: err.message });
+    reply({ ok: true });
+    await sessionServer.server.connect(transport);
+    if (rest.length > 0) socket.emit('data', rest);
+    socket.resume();
+    log.debug('socket session opened', { client_pid: hello.pid, host_pid: hello.host_pid, folder: hello.folder });
+  }
+}
+
+/**
+ * The JSON-RPC lines of a connection, checked before the SDK sees them: a line that is not
+ * JSON gets a parse error answer (-32700) and is dropped; a line longer than MAX_LINE_BYTES
+ * ends the connection (`onTooLong`). Other connections never notice.
+ */
+function checkedLines(socket: Socket, answer: (error: { code: number; message: string }) => void, onTooLong: () => void): PassThrough {
+  const out = new PassThrough();
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  let over = false;
+  const line = (bytes: Buffer) => {
+    try {
+      JSON.parse(bytes.toString('utf8'));
+    } catch {
+      answer({ code: -32700, message: 'Parse error: a line that is not JSON was dropped (one JSON-RPC message per line)' });
+      return;
+    }
+    out.write(Buffer.concat([bytes, Buffer.from('\n')]));
+  };
+  socket.on('data', (chunk: Buffer) => {
+    if (over) return;
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, nl);
+      if (partialBytes + piece.length > MAX_LINE_BYTES) {
+        over = true;
+        return onTooLong();
+      }
+      line(partial.length ? Buffer.concat([...partial, piece]) : piece);
+      partial = [];
+      partialBytes = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      partial.push(chunk.subarray(start));
+      partialBytes += chunk.length - start;
+      if (partialBytes > MAX_LINE_BYTES) {
+        over = true;
+        partial = [];
+        onTooLong();
+      }
+    }
+  });
+  socket.once('close', () => out.end());
+  return out;
+}

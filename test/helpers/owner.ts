@@ -1,0 +1,107 @@
+/**
+ * A real `gardener serve` in a throwaway home, for tests: started as a child process, ready
+ * when its `ready` log line arrives on stderr (no clock), stopped with a signal.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { CLI } from './mcp-client.js';
+
+export interface ServeProcess {
+  proc: ChildProcess;
+  pid: number;
+  /** The `ready` line's fields: pid, socket, url, home. */
+  ready: { pid: number; socket: string; url: string | null; home: string };
+  /** Every JSON log line so far. */
+  logs(): Record<string, unknown>[];
+  stderr(): string;
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then wait for the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** The environment for a test owner and its clients: this home, no runtime dir of the user's. */
+export function ownerEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GARDENER_HOME: home, GARDENER_LOG: 'debug' };
+  delete env.XDG_RUNTIME_DIR;
+  delete env.GARDENER_NO_OWNER;
+  return { ...env, ...extra };
+}
+
+/** Owners still running when the test process exits (a test that timed out) are ended too. */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of live) p.kill('SIGKILL');
+});
+
+/** Runs `gardener serve --port 0 ...args` and resolves at its ready line (rejects if it exits first). */
+export async function startServe(home: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: ownerEnv(home, extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(proc);
+  let stderr = '';
+  const logs: Record<string, unknown>[] = [];
+  const exited = once(proc, 'exit').then(([code, signal]) => {
+    live.delete(proc);
+    return { code: code as number | null, signal: signal as NodeJS.Signals | null };
+  });
+  const ready = await new Promise<ServeProcess['ready']>((resolve, reject) => {
+    let partial = '';
+    proc.stderr!.on('data', (d: Buffer) => {
+      stderr += d;
+      partial += d;
+      let nl;
+      while ((nl = partial.indexOf('\n')) !== -1) {
+        const line = partial.slice(0, nl);
+        partial = partial.slice(nl + 1);
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (entry.msg === 'ready') resolve(entry as unknown as ServeProcess['ready']);
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    void exited.then(({ code, signal }) => reject(new Error(`serve exited before ready (code ${code}, signal ${signal}): ${stderr}`)));
+  });
+  return {
+    proc,
+    pid: proc.pid!,
+    ready,
+    logs: () => logs,
+    stderr: () => stderr,
+    exited,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Runs the CLI to completion; resolves with its exit code and output. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.on('data', (d) => (stdout += d));
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const [code] = await once(proc, 'exit');
+  return { code: code as number | null, stdout, stderr };
+}
+
+/** Pids of the live children of `pid` (Linux /proc). */
+export async function childrenOf(pid: number): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const out: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
