@@ -15,6 +15,7 @@ import { TOOLS } from '../tools/index.js';
 import { Vigils, type VigilOptions } from '../vigil/index.js';
 import { ArmedBrains, type BrainWork } from './armed-brains.js';
 import type { Logger } from './log.js';
+import { OwnerWatchers, type OwnerWatchersOptions } from './owner-watchers.js';
 
 /** Brains kept open by default: each costs a writer thread and a read connection. */
 export const DEFAULT_MAX_BRAINS = 16;
@@ -28,6 +29,8 @@ export interface OwnerBrainsOptions {
   vigil?: VigilOptions;
   /** Per-brain background work for armed brains (the watcher's seam). */
   work?: BrainWork;
+  /** The live watchers' options (tests inject a backend and shorter windows). */
+  watch?: Partial<Omit<OwnerWatchersOptions, 'home' | 'brains' | 'vigils' | 'log'>>;
   log: Logger;
 }
 
@@ -36,6 +39,7 @@ export class OwnerBrains {
   readonly vigils: Vigils;
   readonly probe: FolderProbe;
   readonly armed: ArmedBrains;
+  readonly watchers: OwnerWatchers;
   #sessions = new Set<Session>();
   #log: Logger;
 
@@ -54,6 +58,7 @@ export class OwnerBrains {
         await this.vigils.retire(brain);
       },
     });
+    this.watchers = new OwnerWatchers({ ...options.watch, home: options.home, brains: this.brains, vigils: this.vigils, log: options.log });
     this.probe = new FolderProbe({
       resolveBrain: async (folder) => {
         const hit = this.brains.registry().resolve(folder);
@@ -68,7 +73,15 @@ export class OwnerBrains {
   openSession(folder: string, onToolsChanged: () => void = () => {}): Session {
     // The owner's working directory means nothing to a client: a folder must be absolute.
     if (!isAbsolute(folder)) throw new InvalidArgumentError(`the session folder must be an absolute path, got "${folder}"`);
-    const session = new Session({ folder: checkFolder(folder), brains: this.brains, vigils: this.vigils, probe: this.probe, tools: TOOLS, onToolsChanged, log: (line) => this.#log.warn(line) });
+    const watch = {
+      backendOf: (id: string) => this.watchers.backendOf(id),
+      armedChanged: async (brain: Brain, armed: boolean) => {
+        if (armed) this.armed.subscribe(brain);
+        else await this.armed.unsubscribe(brain);
+        await this.watchers.armedChanged(brain, armed);
+      },
+    };
+    const session = new Session({ folder: checkFolder(folder), brains: this.brains, vigils: this.vigils, probe: this.probe, tools: TOOLS, onToolsChanged, watch, log: (line) => this.#log.warn(line) });
     this.#sessions.add(session);
     return session;
   }
@@ -83,7 +96,7 @@ export class OwnerBrains {
   }
 
   /** The open brains, most recently used first, for `GET /api/brains` and `--status`. */
-  describe(): { id: string; roots: readonly string[]; armed: boolean; backlog: number | null; last_tick_at: string | null; ticking: boolean; sessions: number }[] {
+  describe(): { id: string; roots: readonly string[]; armed: boolean; backlog: number | null; last_tick_at: string | null; ticking: boolean; watch_backend: string; sessions: number }[] {
     return this.brains
       .openBrains()
       .reverse()
@@ -106,6 +119,7 @@ export class OwnerBrains {
           backlog,
           last_tick_at: lastTick === null ? null : new Date(lastTick).toISOString(),
           ticking: this.vigils.peek(brain.id)?.busy ?? false,
+          watch_backend: this.watchers.backendOf(brain.id),
           sessions: [...this.#sessions].filter((s) => s.peekBrain() === brain).length,
         };
       });
@@ -115,6 +129,7 @@ export class OwnerBrains {
   async close(): Promise<void> {
     await Promise.allSettled([...this.#sessions].map((s) => this.closeSession(s)));
     await this.probe.close();
+    await this.watchers.close();
     await this.armed.close();
     await this.vigils.close();
     await this.brains.close();

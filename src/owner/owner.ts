@@ -29,7 +29,7 @@ import { SocketListener } from '../socket/socket-listener.js';
 import { VERSION } from '../version.js';
 import { dialOwner } from './hello.js';
 import type { Logger } from './log.js';
-import { OwnerBrains } from './owner-brains.js';
+import { OwnerBrains, type OwnerBrainsOptions } from './owner-brains.js';
 import { createOwnerFile, readOwnerFile, removeOwnerFile, rewriteOwnerFile, type OwnerInfo } from './owner-file.js';
 import { makePrivateDir, runPaths, unsafeFolderReason, type RunPaths } from './run-paths.js';
 import { ensureToken } from './token.js';
@@ -63,6 +63,8 @@ export interface OwnerOptions {
   processHooks?: boolean;
   /** Per-brain background work for armed brains (the watcher's seam). */
   work?: BrainWork;
+  /** The live watchers' options (tests inject shorter windows). */
+  watch?: OwnerBrainsOptions['watch'];
 }
 
 export type StartOutcome = { started: true; owner: Owner } | { started: false; running: OwnerInfo };
@@ -98,6 +100,7 @@ export class Owner {
       sessions: { socket: this.#socket.sessions, http: this.#http?.mcp.size ?? 0 },
       max_brains: this.brains.brains.maxOpen,
       brains: this.brains.describe(),
+      watched: this.brains.watchers.describe(),
     };
   }
 
@@ -180,7 +183,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       removeOwnerFile(paths.ownerFile, info);
       return { started: false, running: other };
     }
-    const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, log, work: options.work });
+    const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, log, work: options.work, watch: options.watch });
     let stop = (_reason: string) => {};
     const socket = new SocketListener({
       path: paths.socket,
@@ -232,6 +235,8 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     stop = (reason) => o.requestStop(reason);
     if (options.processHooks ?? true) owner.hookProcess();
     log.info('ready', { pid: info.pid, version: VERSION, socket: info.socket, url: info.url, home: paths.home });
+    // After the listeners: subscribing the armed brains is the whole resume (no scan first).
+    void brains.watchers.start().catch((err) => log.warn('watchers did not start', { error: (err as Error).message }));
     return { started: true, owner };
   } catch (err) {
     if (!owner) removeOwnerFile(paths.ownerFile, info);

@@ -1,1 +1,1 @@
-export { Session, FIRST_LIST_WAIT_MS, type SessionOptions } from './session.js';
+export { Session, FIRST_LIST_WAIT_MS, type SessionOptions, type SessionWatch } from './session.js';

@@ -34,7 +34,20 @@ export interface SessionOptions {
   firstListWaitMs?: number;
   /** Where background failures are logged. @default stderr */
   log?: (line: string) => void;
+  /** The live watchers of this process's armed brains (the owner's); none in-process. */
+  watch?: SessionWatch;
 }
+
+/** What a session may ask of the process's live watchers. */
+export interface SessionWatch {
+  /** `native`, `poll(5s)` while a watcher of this live process holds the brain; `none` otherwise. */
+  backendOf(brainId: string): string;
+  /** A tool armed or disarmed a brain: watch it, or stop (resolves once that holds). */
+  armedChanged(brain: Brain, armed: boolean): Promise<void>;
+}
+
+/** An in-process session: nothing watches its brains, and nothing claims to. */
+const NO_WATCH: SessionWatch = Object.freeze({ backendOf: () => 'none', armedChanged: async () => {} });
 
 export class Session {
   readonly folder: string;
@@ -42,6 +55,7 @@ export class Session {
   readonly vigils: Vigils;
   readonly probe: FolderProbe;
   readonly toolsByName: ReadonlyMap<string, ToolDef>;
+  readonly watch: SessionWatch;
   #tools: readonly ToolDef[];
   #armed = new Set<string>();
   #listed: ToolDef[];
@@ -67,6 +81,7 @@ export class Session {
     this.#firstListWaitMs = options.firstListWaitMs ?? FIRST_LIST_WAIT_MS;
     this.#onToolsChanged = options.onToolsChanged ?? (() => {});
     this.#log = options.log ?? ((line) => process.stderr.write(`gardener: ${line}\n`));
+    this.watch = options.watch ?? NO_WATCH;
   }
 
   /** The folder the session works in now (the session folder, or the last `ingest`). */

@@ -34,6 +34,7 @@ export const sessionHandshakeTool = defineTool({
       watched: session.watched(),
       brain: brain.id,
       armed: freshness.armed,
+      watch_backend: session.watch.backendOf(brain.id),
       backend: roots[0]?.backend ?? null,
       roots: roots.map((r) => r.path),
       driver: brain.reader.driver,

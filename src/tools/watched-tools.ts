@@ -14,7 +14,8 @@ import { freshnessOf } from './freshness.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function daemonView(brain: Brain, v: VigilState) {
+function daemonView(brain: Brain, v: VigilState, watchBackend: string) {
+  const watched = watchBackend !== 'none';
   return {
     brain: brain.id,
     armed: v.armed,
@@ -23,10 +24,11 @@ function daemonView(brain: Brain, v: VigilState) {
     fresh_as_of: iso(v.lastAdvancedAt),
     backlog: countBacklog(brain.reader),
     tick_in_flight: v.tickInFlight,
-    live_watcher: false,
-    freshness:
-      'advances when seen: each tool call on an armed brain schedules a tick (recall verbs do not); ' +
-      'there is no live watcher, so nothing claims continuous monitoring',
+    watch_backend: watchBackend,
+    freshness: watched
+      ? `advances on file events (${watchBackend}) and on tool traffic, each a tick of the owner that watches this brain`
+      : 'advances when seen: each tool call on an armed brain schedules a tick (recall verbs do not); ' +
+        'no live watcher holds this brain, so nothing claims continuous monitoring',
   };
 }
 
@@ -39,7 +41,9 @@ export const daemonStartTool = defineTool({
   input: z.object({}).strict(),
   handler: async (_args, { session }) => {
     const brain = session.requireBrain();
-    return daemonView(brain, await brain.writer.setArmed(true, Date.now()));
+    const v = await brain.writer.setArmed(true, Date.now());
+    await session.watch.armedChanged(brain, true);
+    return daemonView(brain, v, session.watch.backendOf(brain.id));
   },
 });
 
@@ -52,7 +56,9 @@ export const daemonStopTool = defineTool({
   input: z.object({}).strict(),
   handler: async (_args, { session }) => {
     const brain = session.requireBrain();
-    return daemonView(brain, await brain.writer.setArmed(false, Date.now()));
+    const v = await brain.writer.setArmed(false, Date.now());
+    await session.watch.armedChanged(brain, false);
+    return daemonView(brain, v, session.watch.backendOf(brain.id));
   },
 });
 
@@ -65,7 +71,7 @@ export const daemonStatusTool = defineTool({
   input: z.object({}).strict(),
   handler: async (_args, { session }) => {
     const brain = session.requireBrain();
-    return daemonView(brain, readVigil(brain.reader));
+    return daemonView(brain, readVigil(brain.reader), session.watch.backendOf(brain.id));
   },
 });
 

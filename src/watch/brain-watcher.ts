@@ -71,10 +71,11 @@ export class BrainWatcher extends EventEmitter {
     const pollMs = options.pollMs ?? POLL_INTERVAL_MS;
     if (!Number.isInteger(pollMs) || pollMs < 100) throw new TypeError(`options.pollMs must be an integer ≥ 100 (ms), got ${String(pollMs)}`);
     this.#o = {
-      timers: realTimers,
-      safetyNetMs: SAFETY_NET_TICK_MS,
-      log: (line) => process.stderr.write(`gardener watch: ${line}\n`),
       ...options,
+      // `??`, not spread defaults: an option passed as undefined keeps its default.
+      timers: options.timers ?? realTimers,
+      safetyNetMs: options.safetyNetMs ?? SAFETY_NET_TICK_MS,
+      log: options.log ?? ((line) => process.stderr.write(`gardener watch: ${line}\n`)),
       pollMs,
     };
     this.#burst = new BurstWindow(() => void this.#tick('burst'), { ...options.burst, timers: this.#o.timers });

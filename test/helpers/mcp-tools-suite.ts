@@ -62,7 +62,7 @@ export function mcpToolsSuite(label: string, connect: Connect): void {
       assert.deepEqual(after.slice(before.length), LATE, 'the late verbs are appended at the tail');
       const status = await c.call('daemon_status');
       assert.equal(status.value.armed, false);
-      assert.equal(status.value.live_watcher, false);
+      assert.equal(status.value.watch_backend, 'none', 'nothing watches an unarmed brain');
     } finally {
       await c.close();
       await repo.cleanup();

@@ -6,6 +6,7 @@
 import { readStatus, readVigil, type VigilState } from '../../store/index.js';
 import { printJson, printLine } from '../output.js';
 import { iso, withBrains } from './with-brains.js';
+import { ownerWatchBackend } from '../../owner/owner-watch-status.js';
 
 export async function daemon(action: 'start' | 'stop' | 'status', dir: string, opts: { json?: boolean }): Promise<void> {
   await withBrains(async (brains) => {
@@ -14,6 +15,8 @@ export async function daemon(action: 'start' | 'stop' | 'status', dir: string, o
     if (action === 'status') vigil = readVigil(brain.reader);
     else vigil = await brain.writer.setArmed(action === 'start', Date.now());
     const backlog = readStatus(brain.reader).backlog;
+    // Arming from here reaches a running owner at its next registry read (ARMED_RESCAN_MS).
+    const watchBackend = await ownerWatchBackend(brains.home, brain.id);
     const out = {
       brain: brain.id,
       armed: vigil.armed,
@@ -21,12 +24,14 @@ export async function daemon(action: 'start' | 'stop' | 'status', dir: string, o
       last_tick_at: iso(vigil.lastTickAt),
       fresh_as_of: iso(vigil.lastAdvancedAt),
       backlog,
-      live_watcher: false,
-      freshness: 'advances when seen: on traffic and on ticks, not by continuous monitoring',
+      watch_backend: watchBackend,
+      freshness: watchBackend === 'none'
+        ? 'advances when seen: on traffic and on ticks; no live owner watches this brain'
+        : `advances on file events (${watchBackend}) through the owner, and on traffic`,
     };
     if (opts.json) return printJson(out);
     printLine(`brain ${brain.id}: ${vigil.armed ? 'armed' : 'not armed'}`);
-    printLine(`  fresh as of ${out.fresh_as_of ?? 'never'}; ${backlog} paths waiting; no live watcher`);
+    printLine(`  fresh as of ${out.fresh_as_of ?? 'never'}; ${backlog} paths waiting; watched: ${watchBackend}`);
     printLine(`  freshness ${out.freshness}`);
   });
 }

@@ -2,6 +2,7 @@
 import { listRoots, readStatus, readVigil } from '../../store/index.js';
 import { printJson, printLine } from '../output.js';
 import { iso, withBrains } from './with-brains.js';
+import { ownerWatchBackend } from '../../owner/owner-watch-status.js';
 
 export async function status(dir: string, opts: { json?: boolean }): Promise<void> {
   await withBrains(async (brains) => {
@@ -11,12 +12,14 @@ export async function status(dir: string, opts: { json?: boolean }): Promise<voi
     const vigil = readVigil(db);
     const roots = listRoots(db);
     const first = roots[0];
+    const watchBackend = await ownerWatchBackend(brains.home, brain.id);
     const out = {
       root: first?.path ?? null,
       files: stats.files,
       symbols: stats.symbols,
       backlog: stats.backlog,
       armed: vigil.armed,
+      watch_backend: watchBackend,
       backend: first?.backend ?? null,
       since_ref: first?.sinceRef ?? null,
       last_tick_at: iso(vigil.lastTickAt),
@@ -33,6 +36,6 @@ export async function status(dir: string, opts: { json?: boolean }): Promise<voi
       printLine(`  root ${r.path}: ${r.backend ?? 'not yet detected'} backend${why}${r.sinceRef ? `, at ${r.sinceRef.slice(0, 12)}` : ''}`);
     }
     printLine(`  ${stats.files} files, ${stats.symbols} symbols, ${stats.backlog} waiting in the backlog, ${stats.alerts} unacknowledged alerts`);
-    printLine(`  ${vigil.armed ? 'armed' : 'not armed'}; last tick ${out.last_tick_at ?? 'never'}`);
+    printLine(`  ${vigil.armed ? 'armed' : 'not armed'}; watched: ${watchBackend === 'none' ? 'no (no live owner watches it)' : watchBackend}; last tick ${out.last_tick_at ?? 'never'}`);
   });
 }
