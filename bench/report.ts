@@ -18,6 +18,9 @@ import {
 import type { BenchResult, Machine } from './run-bench.js';
 import { RECONCILE_TARGET_MS, SKELETON_CANDIDATE_TARGET_MS } from './skeleton-reconcile.js';
 
+/** A saved file may take the burst window plus this (event delivery and a one-file tick), in ms. */
+export const WATCH_SAVE_SLACK_MS = 100;
+
 export interface BenchJsonRun {
   size: number;
   detect_ms: number;
@@ -129,6 +132,22 @@ export interface BenchJson {
     reconcile_ms: number;
     reconcile_loop_delay_p99_ms: number;
   };
+  /** The live watcher (bench/watch-latency.ts); null when not measured. */
+  watch: {
+    saves: number;
+    save_p50_ms: number;
+    save_p99_ms: number;
+    save_max_ms: number;
+    window_ms: number;
+    checkout_files: number;
+    checkout_ms: number;
+    checkout_ticks: number;
+    idle_repos: number;
+    idle_files_per_repo: number;
+    idle_host_cpu_s_per_min: number;
+    idle_host_rss_mb: number;
+    idle_inotify_watches: number | null;
+  } | null;
   /** Null when skipped with `--no-mcp`. */
   mcp: BenchJsonMcp | null;
   targets: BenchTarget[];
@@ -229,6 +248,23 @@ export function toJson(result: BenchResult): BenchJson {
     base_files: result.options.baseFiles,
     runs_per_size: result.options.runs,
     ingest: { files: result.ingest.files, ms: r1(result.ingest.ms), batches: result.ingest.batches },
+    watch: result.watch
+      ? {
+          saves: result.watch.saves,
+          save_p50_ms: r1(result.watch.save.p50),
+          save_p99_ms: r1(result.watch.save.p99),
+          save_max_ms: r1(result.watch.save.max),
+          window_ms: result.watch.windowMs,
+          checkout_files: result.watch.checkoutFiles,
+          checkout_ms: r1(result.watch.checkoutMs),
+          checkout_ticks: result.watch.checkoutTicks,
+          idle_repos: result.watch.idle.repos,
+          idle_files_per_repo: result.watch.idle.filesPerRepo,
+          idle_host_cpu_s_per_min: r3(result.watch.idle.hostCpuSPerMin),
+          idle_host_rss_mb: r1(result.watch.idle.hostRssMb),
+          idle_inotify_watches: result.watch.idle.inotifyWatches,
+        }
+      : null,
     skeleton: {
       candidate_ms: r1(result.skeleton.candidateMs),
       rooms: result.skeleton.rooms,
@@ -271,6 +307,13 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
   targets.push(judge(`skeleton candidate ≤ ${SKELETON_CANDIDATE_TARGET_MS} ms`, json.skeleton.candidate_ms, SKELETON_CANDIDATE_TARGET_MS, 'ms'));
   targets.push(judge(`reconcile after a ${json.skeleton.reconcile_burst_files}-file burst ≤ ${RECONCILE_TARGET_MS} ms`, json.skeleton.reconcile_ms, RECONCILE_TARGET_MS, 'ms'));
   targets.push(judge(`loop-delay p99 ≤ ${LOOP_DELAY_P99_TARGET_MS} ms during the reconcile`, json.skeleton.reconcile_loop_delay_p99_ms, LOOP_DELAY_P99_TARGET_MS, 'ms'));
+  const w = json.watch;
+  const saveLimit = (w?.window_ms ?? 500) + WATCH_SAVE_SLACK_MS;
+  targets.push(judge(`a saved file in the map ≤ window + ${WATCH_SAVE_SLACK_MS} ms (p50)`, w?.save_p50_ms ?? null, saveLimit, 'ms'));
+  targets.push(judge(`a saved file in the map ≤ window + ${WATCH_SAVE_SLACK_MS} ms (p99)`, w?.save_p99_ms ?? null, saveLimit, 'ms'));
+  const checkoutTick = w ? bySize.get(w.checkout_files)?.total_ms ?? null : null;
+  targets.push(judge(`a ${w?.checkout_files ?? 1000}-file checkout in the map ≤ window + that burst's tick`, checkoutTick === null ? null : w!.checkout_ms, (w?.window_ms ?? 500) + (checkoutTick ?? 0), 'ms'));
+  targets.push(judge('idle watch host CPU ≤ 100 ms per minute', w ? Math.round(w.idle_host_cpu_s_per_min * 1000) : null, 100, 'ms'));
   const mcp = json.mcp;
   targets.push(judge(`MCP cold initialize ≤ ${INITIALIZE_RATIO_TARGET}× a minimal SDK server`, mcp?.initialize_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
   targets.push(judge(`MCP initialize with a parked git ≤ ${INITIALIZE_RATIO_TARGET}× the same baseline`, mcp?.parked_git_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
@@ -397,6 +440,15 @@ export function formatText(json: BenchJson): string[] {
       `${Math.round(sk.inside_share * 100)}% of resolved imports inside a room); reconcile after a ${sk.reconcile_burst_files}-file burst ${fmt(sk.reconcile_ms)} ms (loop p99 ${sk.reconcile_loop_delay_p99_ms.toFixed(1)} ms)`,
   );
   lines.push('');
+  const w = json.watch;
+  if (w) {
+    lines.push(
+      `watch: a saved file in the map ${fmt(w.save_p50_ms)} ms p50, ${fmt(w.save_p99_ms)} ms p99 after the write (window ${w.window_ms} ms, ${w.saves} saves); ` +
+        `a ${w.checkout_files}-file checkout in ${fmt(w.checkout_ms)} ms (${w.checkout_ticks} tick${w.checkout_ticks === 1 ? '' : 's'}); ` +
+        `idle watch host over ${w.idle_repos} × ${w.idle_files_per_repo} files: ${w.idle_host_cpu_s_per_min} CPU s per minute, ${fmt(w.idle_host_rss_mb)} MB, ${w.idle_inotify_watches ?? '?'} inotify watches`,
+    );
+    lines.push('');
+  }
   lines.push(...mcpLines(json));
   lines.push('');
   lines.push('targets:');

@@ -19,6 +19,11 @@ import { StageClock } from './stage-clock.js';
 import type { BenchOptions } from './options.js';
 import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
 import { measureSkeleton, RECONCILE_BURST_FILES, type SkeletonBenchResult } from './skeleton-reconcile.js';
+import { measureWatch, type WatchBenchResult } from './watch-latency.js';
+
+/** Saves timed for the watcher's latency: 50 in a full run, fewer in a one-run smoke. */
+const WATCH_SAVES_FULL = 50;
+const WATCH_SAVES_SMOKE = 10;
 
 export interface Machine {
   cpus: number;
@@ -47,6 +52,8 @@ export interface BenchResult {
   idle: IdleResult;
   /** The skeleton: candidate, its shape, a reconcile after a burst (bench/skeleton-reconcile.ts). */
   skeleton: SkeletonBenchResult;
+  /** The live watcher; null when it could not be measured (said in the log). */
+  watch: WatchBenchResult | null;
   /** Null when skipped (`--no-mcp`). */
   mcp: McpResult | null;
   /**
@@ -127,8 +134,14 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const bursts = await measureBursts(ctx, options.sizes, options.runs);
     const idle = await measureIdle(ctx, options.runs);
     const skeleton = await measureSkeleton(ctx, Math.min(RECONCILE_BURST_FILES, Math.floor(options.baseFiles / 2)), options.runs);
-    // Taken before the MCP part, so the bursts' peak means the same with or without --no-mcp.
+    // Taken before the watcher and MCP parts: the bursts' peak means the same with or without them.
     const peakBeforeMcpMb = peakRssMb();
+    let watch: WatchBenchResult | null = null;
+    try {
+      watch = await measureWatch(ctx, parent, options.runs >= 3 ? WATCH_SAVES_FULL : WATCH_SAVES_SMOKE);
+    } catch (err) {
+      log(`watch not measured: ${(err as Error).message}`);
+    }
     const mcp = options.mcp ? await measureMcp(ctx, brains, parent) : null;
     return {
       date: new Date().toISOString(),
@@ -138,6 +151,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       bursts,
       idle,
       skeleton,
+      watch,
       mcp,
       rssAfterRepoMb,
       rssAfterIngestMb,

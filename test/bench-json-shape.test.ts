@@ -73,6 +73,12 @@ describe('gardener bench --json', () => {
         assert.ok(isNumber(skeleton[key]), `skeleton.${key} is a number, got ${JSON.stringify(skeleton[key])}`);
       }
       assert.ok((skeleton.rooms as number) >= 1, 'the candidate has rooms');
+      const watch = out.watch as Record<string, unknown>;
+      for (const key of ['save_p50_ms', 'save_p99_ms', 'checkout_ms', 'checkout_ticks', 'idle_host_cpu_s_per_min', 'idle_host_rss_mb']) {
+        assert.ok(isNumber(watch?.[key]), `watch.${key} is a number, got ${JSON.stringify(watch?.[key])}`);
+      }
+      assert.ok((watch.save_p50_ms as number) >= (watch.window_ms as number), 'a save waits out the burst window');
+      assert.equal(watch.checkout_ticks, 1, 'a checkout is one tick');
 
       assert.ok(isNumber(out.peak_rss_mb) && out.peak_rss_mb > 0);
       const reference = out.reference as { bursts: { size: number; total_ms: number; per_file_ms: number }[]; peak_rss_mb: number };

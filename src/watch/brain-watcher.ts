@@ -201,6 +201,15 @@ export class BrainWatcher extends EventEmitter {
     return tracked;
   }
 
+  /** Resolves when no burst is waiting for its window and no tick of the watcher runs. */
+  async settled(): Promise<void> {
+    for (;;) {
+      if (this.#ticking.size > 0) await this.idle();
+      else if (this.#burst.pending && !this.#closed) await new Promise((r) => this.once('ticked', r));
+      else return;
+    }
+  }
+
   /** Resolves when no tick the watcher asked for is still running (with its repair). */
   async idle(): Promise<void> {
     while (this.#ticking.size > 0) await Promise.all(this.#ticking);
