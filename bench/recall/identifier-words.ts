@@ -7,8 +7,8 @@
 
 /** A run of letters and digits (any script); everything else separates. */
 const RUN = /[\p{L}\p{N}]+/gu;
-/** Case boundaries inside a run: `fooBar`, `HTTPServer` (→ HTTP, Server), `v2Api`. */
-const CASE_PIECE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{N}]+/gu;
+/** Case boundaries inside a run: `fooBar`, `HTTPServer` (→ HTTP, Server), `v2Api` (→ v2, api): digits stay on the word before them. */
+const CASE_PIECE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[\p{L}\p{N}]+/gu;
 
 export function identifierWords(text: string): string[] {
   const out: string[] = [];
