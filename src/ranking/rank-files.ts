@@ -1,0 +1,125 @@
+/**
+ * File-level ranking for a task: which files is this text about? One score per file, so a file
+ * with many definitions cannot crowd out the one the task names (issue 7).
+ *
+ * Three ranked lists over the same candidates, fused by reciprocal rank (each list counts by
+ * the position of a file in it, not by its raw score, so no list's scale can drown another):
+ *   text     FTS5 bm25 over path, symbol names and content, an OR of the task's terms
+ *            (IDF-weighted by bm25 itself; stop words dropped; long terms match by prefix)
+ *   path     the IDF of the task's words found among the file's path words (split identifiers)
+ *   symbols  the IDF of the task's words found among the words of its definitions' names,
+ *            each word counted once per file however many definitions carry it
+ * plus the files of notes that match the task, and a prior that lowers generated copies, tests
+ * and docs (a change is rarely made there). Every weight is in weights.ts with its eval run.
+ */
+import type { Database } from '../store/index.js';
+import type { SymbolDef } from '../ingest/extract/types.js';
+import type { RankQuery } from './query.js';
+import { documentFrequencies } from './vocabulary.js';
+import { pathPrior } from './path-prior.js';
+import { sameWord, splitWords } from './words.js';
+import * as W from './weights.js';
+
+export interface RankedFile {
+  rootId: number;
+  path: string;
+  /** Fused score (higher is better); comparable within one answer only. */
+  score: number;
+  /** Definitions whose name words match the task, most matching words first. */
+  matched: SymbolDef[];
+  /** Every definition of the file, as stored. */
+  defs: SymbolDef[];
+}
+
+export interface RankOptions {
+  /** Most files returned. */
+  limit: number;
+  /** Root-relative paths named by notes that match the task. */
+  noteFiles?: readonly string[];
+}
+
+const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
+
+export function ftsMatchOf(query: RankQuery): string {
+  const terms = [
+    ...query.words.map((w) => (w.length >= W.PREFIX_MIN_CHARS ? `${quote(w)}*` : quote(w))),
+    ...query.compounds.filter((c) => !query.words.includes(c)).map(quote),
+  ];
+  return terms.join(' OR ');
+}
+
+interface Candidate {
+  id: number;
+  rootId: number;
+  path: string;
+  defs: SymbolDef[];
+  textRank: number;
+  pathScore: number;
+  symbolScore: number;
+  matched: SymbolDef[];
+  noteRank: number;
+}
+
+export function rankFiles(db: Database, query: RankQuery, options: RankOptions): RankedFile[] {
+  const match = ftsMatchOf(query);
+  if (match === '') return [];
+  const { total, df } = documentFrequencies(db, query.words);
+  const idf = (w: string) => {
+    const n = Math.max(1, df.get(w) ?? 1);
+    return Math.log(1 + (total - n + 0.5) / (n + 0.5));
+  };
+  const rows = db
+    .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
+    .all<{ id: number }>(match, W.CANDIDATE_FILES);
+  const fileRow = db.prepare('SELECT root_id AS rootId, path, symbols FROM files WHERE id = ?');
+  const candidates: Candidate[] = [];
+  const byPath = new Map<string, Candidate>();
+  const compounds = new Set(query.compounds);
+  for (const [textRank, { id }] of rows.entries()) {
+    const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
+    if (!f) continue;
+    const defs = JSON.parse(f.symbols) as SymbolDef[];
+    const c: Candidate = { id, rootId: f.rootId, path: f.path, defs, textRank, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1 };
+    const pathWords = splitWords(f.path);
+    const inSymbols = new Set<string>();
+    const hits: { def: SymbolDef; n: number }[] = [];
+    for (const def of defs) {
+      const nameWords = splitWords(def.name);
+      let n = compounds.has(def.name.toLowerCase()) ? query.words.length : 0;
+      for (const w of query.words) {
+        if (nameWords.some((nw) => sameWord(nw, w, W.PREFIX_MIN_CHARS))) {
+          n++;
+          inSymbols.add(w);
+        }
+      }
+      if (n > 0) hits.push({ def, n });
+    }
+    for (const w of query.words) {
+      if (pathWords.some((pw) => sameWord(pw, w, W.PREFIX_MIN_CHARS))) c.pathScore += idf(w);
+      if (inSymbols.has(w)) c.symbolScore += idf(w);
+    }
+    c.matched = hits.sort((a, b) => b.n - a.n || a.def.line - b.def.line).map((h) => h.def);
+    candidates.push(c);
+    byPath.set(f.path, c);
+  }
+  for (const [i, p] of (options.noteFiles ?? []).entries()) {
+    const c = byPath.get(p);
+    if (c && c.noteRank < 0) c.noteRank = i;
+  }
+
+  const fused = new Map<Candidate, number>();
+  const addList = (list: Candidate[], weight: number) => {
+    for (const [rank, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + rank + 1));
+  };
+  const byText = (a: Candidate, b: Candidate) => a.textRank - b.textRank;
+  addList(candidates, W.TEXT_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT);
+
+  return candidates
+    .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
+    .sort((a, b) => b.score - a.score || byText(a.c, b.c))
+    .slice(0, options.limit)
+    .map(({ c, score }) => ({ rootId: c.rootId, path: c.path, score, matched: c.matched, defs: c.defs }));
+}

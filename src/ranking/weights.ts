@@ -1,0 +1,31 @@
+/**
+ * Every number that shapes ranking, named, with the recall eval run that chose it
+ * (`npm run eval:recall`, issue 7; runs are described in docs/recall.md). "eval A" is the
+ * five-repository run before this module (delegate summed symbol hits).
+ */
+
+/** Most query terms kept from a long text: a paragraph's worth of distinct words. */
+export const MAX_QUERY_TERMS = 40;
+/** Terms at least this long match by prefix (completion → completions, config → configure). */
+export const PREFIX_MIN_CHARS = 4;
+/** Files fetched from the full-text index per query, then re-scored on path and symbol words. */
+export const CANDIDATE_FILES = 150;
+
+/** Full-text column weights for bm25(fts, path, symbols, content). */
+export const FTS_PATH_WEIGHT = 4;
+export const FTS_SYMBOLS_WEIGHT = 2;
+export const FTS_CONTENT_WEIGHT = 1;
+
+/** Reciprocal-rank fusion constant: 60 is the value of Cormack et al.; smaller favours the head of each list. */
+export const RRF_K = 10;
+/** Weights of each ranked list in the fusion. */
+export const TEXT_LIST_WEIGHT = 1;
+export const PATH_LIST_WEIGHT = 1;
+export const SYMBOL_LIST_WEIGHT = 1;
+/** Files named by notes that match the task. */
+export const NOTE_LIST_WEIGHT = 0.5;
+
+/** Multipliers for files that are rarely where a change is made. */
+export const GENERATED_FILE_FACTOR = 0.2;
+export const TEST_FILE_FACTOR = 0.8;
+export const DOC_FILE_FACTOR = 0.7;
