@@ -1,3 +1,3 @@
 export { dispatchTool } from './dispatch-tool.js';
-export { defineTool, type ToolDef, type ToolContext, type ToolResult, type TrafficClass } from './tool.js';
+export { defineTool, type ToolDef, type ToolAnnotations, type ToolContext, type ToolResult, type TrafficClass } from './tool.js';
 export { ticksOnTraffic } from './traffic.js';

@@ -26,10 +26,21 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/** MCP tool annotations: hints for hosts (which calls to confirm, which to retry). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 export interface ToolDef<S extends z.ZodTypeAny = z.ZodTypeAny> {
   name: string;
   description: string;
   input: S;
+  /** The shape of a successful answer; MCP lists it as `outputSchema` and sends `structuredContent`. */
+  output?: z.ZodTypeAny;
+  annotations?: ToolAnnotations;
   traffic: TrafficClass;
   /** Listed only once the folder probe says the session folder is watched (late arming). */
   late?: 'watched' | 'git';

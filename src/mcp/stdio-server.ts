@@ -69,7 +69,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { session } = await sessionParts();
-    const { dispatchTool } = await import('../dispatch/index.js');
+    const [{ dispatchTool }, { toMcpToolResult }] = await Promise.all([import('../dispatch/index.js'), import('./tool-result.js')]);
     const token = request.params._meta?.progressToken;
     let lastProgressAt = 0;
     const progress = (done: number, total?: number, message?: string) => {
@@ -86,7 +86,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       signal: extra.signal,
       progress,
     });
-    return { content: [{ type: 'text' as const, text: JSON.stringify(result.value, null, 2) }], ...(result.isError ? { isError: true } : {}) };
+    return toMcpToolResult(session.toolsByName.get(request.params.name), result);
   });
 
   let resolveClosed!: () => void;

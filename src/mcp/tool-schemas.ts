@@ -1,11 +1,18 @@
-/** The JSON Schema of each tool's zod input, made once per process for tools/list. */
+/**
+ * How a tool is listed (tools/list): its JSON Schema input, its output schema where it declares
+ * one, and its annotations. Made once per process per tool.
+ */
 import { zodToJsonSchema } from 'zod-to-json-schema';
-import type { ToolDef } from '../dispatch/index.js';
+import type { ToolAnnotations, ToolDef } from '../dispatch/index.js';
+
+type JsonObjectSchema = { type: 'object'; [key: string]: unknown };
 
 export interface ListedTool {
   name: string;
   description: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
+  inputSchema: JsonObjectSchema;
+  outputSchema?: JsonObjectSchema;
+  annotations?: ToolAnnotations;
 }
 
 const cache = new WeakMap<ToolDef, ListedTool>();
@@ -13,9 +20,15 @@ const cache = new WeakMap<ToolDef, ListedTool>();
 export function listedTool(tool: ToolDef): ListedTool {
   let listed = cache.get(tool);
   if (!listed) {
-    const { $schema: _ignored, ...schema } = zodToJsonSchema(tool.input, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>;
-    listed = { name: tool.name, description: tool.description, inputSchema: { ...schema, type: 'object' } };
+    listed = { name: tool.name, description: tool.description, inputSchema: jsonSchemaOf(tool.input) };
+    if (tool.output) listed.outputSchema = jsonSchemaOf(tool.output);
+    if (tool.annotations) listed.annotations = tool.annotations;
     cache.set(tool, listed);
   }
   return listed;
+}
+
+function jsonSchemaOf(schema: NonNullable<ToolDef['output']>): JsonObjectSchema {
+  const { $schema: _ignored, ...json } = zodToJsonSchema(schema, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>;
+  return { ...json, type: 'object' };
 }

@@ -13,8 +13,11 @@ export interface Freshness {
   backlog: number;
   pending: string[];
   armed: boolean;
-  note: string;
+  /** Said only when some returned files are pending: an instruction that earns its tokens. */
+  note?: string;
 }
+
+const PENDING_NOTE = 'files in `pending` changed since they were mapped: read them directly';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -28,15 +31,19 @@ export function freshnessOf(brain: Brain, paths: Iterable<string> = []): Freshne
     for (const root of listRoots(db)) for (const p of pendingAmong(db, root.id, wanted)) pending.add(p);
   }
   const backlog = countBacklog(db);
-  return {
-    fresh_as_of: iso(v.lastAdvancedAt),
-    last_tick_at: iso(v.lastTickAt),
-    backlog,
-    pending: [...pending],
-    armed: v.armed,
-    note:
-      pending.size > 0
-        ? 'files in `pending` changed since they were mapped: read them directly'
-        : 'the map advances when seen (traffic on an armed brain, ticks, scans), not continuously',
-  };
+  return withPending(
+    { fresh_as_of: iso(v.lastAdvancedAt), last_tick_at: iso(v.lastTickAt), backlog, pending: [], armed: v.armed },
+    [...pending],
+  );
+}
+
+/** The same freshness, naming only those pending files that are among `paths` (what was sent). */
+export function narrowFreshness(f: Freshness, paths: Iterable<string>): Freshness {
+  const sent = new Set(paths);
+  return withPending(f, f.pending.filter((p) => sent.has(p)));
+}
+
+function withPending(f: Freshness, pending: string[]): Freshness {
+  const { note: _old, ...rest } = f;
+  return pending.length > 0 ? { ...rest, pending, note: PENDING_NOTE } : { ...rest, pending };
 }

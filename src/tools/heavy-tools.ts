@@ -33,6 +33,7 @@ const summary = (r: TickReport) => ({
 
 export const ingestTool = defineTool({
   name: 'ingest',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: 'Create or refresh the brain for a folder (default: the session folder) and anchor the session to it.',
   traffic: 'heavy',
   input: z.object({ path: z.string().min(1).optional() }).strict(),
@@ -47,6 +48,7 @@ export const ingestTool = defineTool({
 
 export const scanTool = defineTool({
   name: 'scan',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: 'Detect and drain changes now (optionally re-checking given paths); returns what changed.',
   traffic: 'heavy',
   input: z.object({ paths: z.array(z.string().min(1)).max(10_000).optional() }).strict(),
@@ -64,6 +66,7 @@ export const scanTool = defineTool({
 
 export const scanAllTool = defineTool({
   name: 'scan_all',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: 'Scan every brain this process knows.',
   traffic: 'heavy',
   input: z.object({}).strict(),

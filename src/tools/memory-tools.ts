@@ -8,6 +8,7 @@ export const MAX_NOTE_CHARS = 16_000;
 
 export const rememberTool = defineTool({
   name: 'remember',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   description: 'Keep a note for later sessions (optionally tagged, tied to files, pinned). Returns its id.',
   traffic: 'tick',
   input: z.object({
@@ -26,6 +27,7 @@ export const rememberTool = defineTool({
 
 export const forgetTool = defineTool({
   name: 'forget',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   description: 'Delete a note by id.',
   traffic: 'tick',
   input: z.object({ id: z.number().int().positive() }).strict(),

@@ -6,8 +6,9 @@ import { defineTool } from '../dispatch/index.js';
 import {
   seek, searchNotes, bootNotes, countNotes, languageCounts, topFolders, listRoots, readStatus, symbolsOf,
 } from '../store/index.js';
-import { freshnessOf } from './freshness.js';
-import { takeWithin, tokensOf } from './budget.js';
+import { freshnessOf, narrowFreshness } from './freshness.js';
+import { READ_ONLY, bootMemoryAnswer, delegateAnswer, northAnswer, seekAnswer } from './answer-schemas.js';
+import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
 export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
@@ -17,6 +18,8 @@ const budget = z.number().int().min(100).max(200_000);
 
 export const seekTool = defineTool({
   name: 'seek',
+  output: seekAnswer,
+  annotations: READ_ONLY,
   description: 'Search the code map (symbol definitions first, then full text) and/or notes.',
   traffic: 'recall',
   input: z.object({
@@ -35,6 +38,8 @@ export const seekTool = defineTool({
 
 export const northTool = defineTool({
   name: 'north',
+  output: northAnswer,
+  annotations: READ_ONLY,
   description: 'Orientation: roots, languages, top folders with file counts and their most-imported files, freshness.',
   traffic: 'recall',
   input: z.object({}).strict(),
@@ -57,6 +62,8 @@ export const northTool = defineTool({
 
 export const bootMemoryTool = defineTool({
   name: 'boot_memory',
+  output: bootMemoryAnswer,
+  annotations: READ_ONLY,
   description: 'Pinned and recent notes plus a brain summary, within a token budget.',
   traffic: 'recall',
   input: z.object({ budget_tokens: budget.default(DEFAULT_BOOT_BUDGET_TOKENS) }).strict(),
@@ -72,19 +79,15 @@ export const bootMemoryTool = defineTool({
       notes: countNotes(db),
       languages: languageCounts(db).slice(0, 5),
     };
-    const freshness = freshnessOf(brain);
-    const head = tokensOf({ summary, freshness });
-    const { taken, used, truncated } = takeWithin(
-      bootNotes(db, 500).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, created_at: new Date(n.createdAt).toISOString() })),
-      budget_tokens,
-      head,
-    );
-    return { summary, notes: taken, truncated, tokens_used: used, freshness };
+    const notes = bootNotes(db, 500).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, created_at: new Date(n.createdAt).toISOString() }));
+    return packWithin({ summary, notes: [], freshness: freshnessOf(brain) }, [{ field: 'notes', items: notes }], budget_tokens).value;
   },
 });
 
 export const delegateTool = defineTool({
   name: 'delegate',
+  output: delegateAnswer,
+  annotations: READ_ONLY,
   description: 'A context pack for a sub-task: the files, symbols and notes that rank highest for it, within a token budget.',
   traffic: 'recall',
   input: z.object({ task: z.string().min(1, 'task must not be empty'), budget_tokens: budget.default(DEFAULT_DELEGATE_BUDGET_TOKENS) }).strict(),
@@ -105,17 +108,17 @@ export const delegateTool = defineTool({
       .map((f) => ({ path: f.path, score: round(f.score), lines: [...new Set(f.lines)].sort((a, b) => a - b).slice(0, 10), symbols: symbolsOf(db, f.rootId, f.path, 12) }));
     const notes = searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files }));
     const freshness = freshnessOf(brain, files.map((f) => f.path));
-    const head = tokensOf({ task, freshness });
-    const pickedNotes = takeWithin(notes, Math.floor(budget_tokens / 3) + head, head);
-    const pickedFiles = takeWithin(files, budget_tokens, pickedNotes.used);
-    return {
-      task,
-      files: pickedFiles.taken,
-      notes: pickedNotes.taken,
-      truncated: pickedFiles.truncated || pickedNotes.truncated,
-      tokens_used: pickedFiles.used,
-      freshness,
-    };
+    // Notes get at most a third of the budget; files fill the rest.
+    const noteShare = Math.floor((budget_tokens * CHARS_PER_TOKEN) / 3);
+    const { value } = packWithin(
+      { files: [], notes: [], freshness },
+      [{ field: 'notes', items: notes, maxChars: noteShare }, { field: 'files', items: files }],
+      budget_tokens,
+    );
+    // Name only the pending files that were packed: the answer can only shrink.
+    value.freshness = narrowFreshness(freshness, (value.files as { path: string }[]).map((f) => f.path));
+    stampTokens(value);
+    return value;
   },
 });
 

@@ -1,6 +1,7 @@
 /** Skip-list verbs about the session and its alerts: they never tick. */
 import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
+import { READ_ONLY } from './answer-schemas.js';
 import { InvalidArgumentError } from '../errors.js';
 import { listAlerts, listRoots } from '../store/index.js';
 import { VERSION } from '../version.js';
@@ -8,6 +9,7 @@ import { freshnessOf } from './freshness.js';
 
 export const sessionHandshakeTool = defineTool({
   name: 'session_handshake',
+  annotations: READ_ONLY,
   description: 'Server version, session folder, brain, arming, backend and freshness.',
   traffic: 'skip',
   input: z.object({}).strict(),
@@ -41,6 +43,7 @@ export const sessionHandshakeTool = defineTool({
 
 export const alertsListTool = defineTool({
   name: 'alerts_list',
+  annotations: READ_ONLY,
   description: "The brain's unacknowledged alerts (failed ticks, unreadable files).",
   traffic: 'skip',
   input: z.object({ include_acked: z.boolean().default(false) }).strict(),
@@ -61,6 +64,7 @@ export const alertsListTool = defineTool({
 
 export const alertsAckTool = defineTool({
   name: 'alerts_ack',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: 'Acknowledge an alert by id.',
   traffic: 'skip',
   input: z.object({ id: z.number().int().positive() }).strict(),

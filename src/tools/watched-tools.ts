@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
+import { READ_ONLY } from './answer-schemas.js';
 import { InvalidArgumentError } from '../errors.js';
 import { listRoots, readVigil, countBacklog, pendingAmong, type VigilState } from '../store/index.js';
 import type { Brain } from '../brain/index.js';
@@ -31,6 +32,7 @@ function daemonView(brain: Brain, v: VigilState) {
 
 export const daemonStartTool = defineTool({
   name: 'daemon_start',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: "Arm this folder's brain: tool traffic advances its freshness (persisted in the brain's store).",
   traffic: 'skip',
   late: 'watched',
@@ -43,6 +45,7 @@ export const daemonStartTool = defineTool({
 
 export const daemonStopTool = defineTool({
   name: 'daemon_stop',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: "Disarm this folder's brain.",
   traffic: 'skip',
   late: 'watched',
@@ -55,6 +58,7 @@ export const daemonStopTool = defineTool({
 
 export const daemonStatusTool = defineTool({
   name: 'daemon_status',
+  annotations: READ_ONLY,
   description: "Whether this folder's brain is armed, and how fresh it honestly is.",
   traffic: 'skip',
   late: 'watched',
@@ -70,6 +74,7 @@ export const MAX_CHANGES_LISTED = 1000;
 
 export const changesTool = defineTool({
   name: 'changes',
+  annotations: READ_ONLY,
   description: 'Files changed since the last tick (or since a git ref), and whether each is still pending re-ingest.',
   traffic: 'tick',
   late: 'git',

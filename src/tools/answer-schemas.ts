@@ -1,0 +1,54 @@
+/**
+ * The shapes of the recall verbs' answers, listed as MCP `outputSchema`s so hosts can read
+ * `structuredContent` without parsing text. They name the fields an agent relies on and allow
+ * more (passthrough): a new field is not a breaking change for a client that validates.
+ */
+import { z } from 'zod';
+
+const isoOrNull = z.string().nullable();
+
+export const freshnessSchema = z.object({
+  fresh_as_of: isoOrNull.describe('when the map last caught up with the folder'),
+  last_tick_at: isoOrNull,
+  backlog: z.number().int().describe('paths waiting to be re-ingested'),
+  pending: z.array(z.string()).describe('returned files changed since they were mapped: read them directly'),
+  armed: z.boolean(),
+  note: z.string().optional(),
+}).passthrough();
+
+const symbol = z.object({ name: z.string(), kind: z.string(), line: z.number().int(), exported: z.boolean() }).passthrough();
+const note = z.object({ id: z.number().int(), text: z.string(), tags: z.array(z.string()), files: z.array(z.string()) }).passthrough();
+const budgeted = { truncated: z.boolean(), tokens_used: z.number().int() };
+
+export const seekAnswer = z.object({
+  code: z.array(z.object({ path: z.string(), line: z.number().int(), symbol: z.string().nullable(), kind: z.string().nullable(), score: z.number() }).passthrough()),
+  notes: z.array(note),
+  freshness: freshnessSchema,
+}).passthrough();
+
+export const northAnswer = z.object({
+  brain: z.string(),
+  roots: z.array(z.object({ path: z.string() }).passthrough()),
+  files: z.number().int(),
+  symbols: z.number().int(),
+  languages: z.array(z.object({ language: z.string(), files: z.number().int() }).passthrough()),
+  folders: z.array(z.object({ folder: z.string(), files: z.number().int() }).passthrough()),
+  freshness: freshnessSchema,
+}).passthrough();
+
+export const bootMemoryAnswer = z.object({
+  summary: z.object({ brain: z.string(), files: z.number().int(), symbols: z.number().int(), notes: z.number().int() }).passthrough(),
+  notes: z.array(note),
+  ...budgeted,
+  freshness: freshnessSchema,
+}).passthrough();
+
+export const delegateAnswer = z.object({
+  files: z.array(z.object({ path: z.string(), score: z.number(), lines: z.array(z.number().int()), symbols: z.array(symbol) }).passthrough()),
+  notes: z.array(note),
+  ...budgeted,
+  freshness: freshnessSchema,
+}).passthrough();
+
+/** Hints for the verbs that only read the map. */
+export const READ_ONLY = Object.freeze({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });

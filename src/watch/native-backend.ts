@@ -1,0 +1,54 @@
+/**
+ * The native recursive watcher: @parcel/watcher (inotify, FSEvents, ReadDirectoryChangesW),
+ * loaded lazily so a process that watches nothing never loads it. Ignores are applied
+ * natively: noise folders get no inotify watch at all (measured in DESIGN.md §8: one watch per
+ * source folder, none in node_modules). `.git` internals are ignored except what signals a
+ * checkout or commit (HEAD, index, refs/), so a commit or checkout is seen.
+ */
+import { SKIP_DIR_NAMES } from '../detect/index.js';
+
+export interface WatchEvent {
+  type: 'create' | 'update' | 'delete';
+  path: string;
+}
+
+export interface RootSubscription {
+  unsubscribe(): Promise<void>;
+}
+
+export type EventsCallback = (err: Error | null, events: WatchEvent[]) => void;
+
+export interface WatchBackend {
+  /** What `watch_backend` says while a subscription of this backend holds. */
+  readonly name: string;
+  subscribe(root: string, onEvents: EventsCallback): Promise<RootSubscription>;
+}
+
+/** .git folders that churn without meaning a checkout or a commit. */
+const GIT_NOISE = ['.git/objects', '.git/logs', '.git/hooks', '.git/info', '.git/lfs', '.git/modules', '.git/worktrees'];
+
+/** The ignore list handed to the native watcher: noise folders at any depth, and .git noise. */
+export function nativeIgnores(): string[] {
+  const names = [...SKIP_DIR_NAMES].filter((n) => n !== '.git');
+  return [...GIT_NOISE, ...names.map((n) => `**/${n}`)];
+}
+
+interface ParcelWatcher {
+  subscribe(dir: string, fn: EventsCallback, opts: { ignore: string[] }): Promise<RootSubscription>;
+}
+
+/** The native backend, or the error that kept it from loading (the caller falls back to polling). */
+export async function loadNativeBackend(): Promise<WatchBackend | Error> {
+  let parcel: ParcelWatcher;
+  try {
+    parcel = (await import('@parcel/watcher')) as unknown as ParcelWatcher;
+    parcel = (parcel as unknown as { default?: ParcelWatcher }).default ?? parcel;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+  const ignore = nativeIgnores();
+  return {
+    name: 'native',
+    subscribe: (root, onEvents) => parcel.subscribe(root, onEvents, { ignore }),
+  };
+}
