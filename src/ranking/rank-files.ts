@@ -17,6 +17,7 @@ import type { SymbolDef } from '../ingest/extract/types.js';
 import type { RankQuery } from './query.js';
 import { documentFrequencies } from './vocabulary.js';
 import { pathPrior } from './path-prior.js';
+import { pathVocabulary } from './path-words.js';
 import { sameWord, splitWords } from './words.js';
 import * as W from './weights.js';
 
@@ -64,10 +65,15 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const match = ftsMatchOf(query);
   if (match === '') return [];
   const { total, df } = documentFrequencies(db, query.words);
-  const idf = (w: string) => {
-    const n = Math.max(1, df.get(w) ?? 1);
-    return Math.log(1 + (total - n + 0.5) / (n + 0.5));
-  };
+  const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
+  const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
+  const paths = pathVocabulary(db);
+  // A path word's weight counts the paths that hold it (prefix matches included: test → tests).
+  const pathIdf = new Map(query.words.map((w) => {
+    let n = 0;
+    for (const [pw, count] of paths.df) if (sameWord(pw, w, W.PREFIX_MIN_CHARS)) n += count;
+    return [w, idfOf(n, paths.total)];
+  }));
   const rows = db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
     .all<{ id: number }>(match, W.CANDIDATE_FILES);
@@ -95,7 +101,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
       if (n > 0) hits.push({ def, n });
     }
     for (const w of query.words) {
-      if (pathWords.some((pw) => sameWord(pw, w, W.PREFIX_MIN_CHARS))) c.pathScore += idf(w);
+      if (pathWords.some((pw) => sameWord(pw, w, W.PREFIX_MIN_CHARS))) c.pathScore += pathIdf.get(w)!;
       if (inSymbols.has(w)) c.symbolScore += idf(w);
     }
     c.matched = hits.sort((a, b) => b.n - a.n || a.def.line - b.def.line).map((h) => h.def);

@@ -27,5 +27,5 @@ export const NOTE_LIST_WEIGHT = 0.5;
 
 /** Multipliers for files that are rarely where a change is made. */
 export const GENERATED_FILE_FACTOR = 0.2;
-export const TEST_FILE_FACTOR = 0.8;
+export const TEST_FILE_FACTOR = 0.5;
 export const DOC_FILE_FACTOR = 0.7;
