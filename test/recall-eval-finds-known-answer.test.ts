@@ -79,14 +79,15 @@ test('the eval ingests the parent, asks delegate and seek, and scores them besid
     assert.ok(task && runs[0]!.tasks.length === 1);
     assert.equal(task.error, undefined);
     assert.equal(task.files, 6, 'the parent tree: five sources and the readme');
-    assert.equal(task.ranks.bm25, 1, 'BM25 finds the zsh file first');
+    assert.equal(task.ranks.bm25, 2, 'plain BM25 puts the file with many matching words (router.ts) first');
     assert.equal(task.ranks.delegate, 1, 'delegate finds the zsh file first, not the file with many matching names');
     assert.equal(task.ranks.seek, 1, 'so does seek');
     assert.ok(task.delegateMs > 0 && task.answerTokens > 0 && task.answerTokens <= task.budgetTokens);
     const summary = summarizeRuns(runs);
     assert.equal(summary.overall.tasks, 1);
     assert.equal(summary.by_language[0]!.group, 'typescript');
-    assert.equal(summary.overall.scores.bm25.hit1, 1);
+    assert.equal(summary.overall.scores.delegate.hit1, 1);
+    assert.equal(summary.overall.scores.bm25.hit1, 0);
   } finally {
     await repo.cleanup();
   }

@@ -1,16 +1,25 @@
 /**
- * How many file paths hold each word (split identifiers of every path segment), for the path
- * list's IDF: "tests" or the package's own name sit in most paths and must count for little
- * there, whatever their count in content. Built from the files table once per connection and
- * rebuilt when the map changed (file count or newest ingest time moved); ~5 ms for 5000 paths.
+ * The map's paths as words (split identifiers of every segment), held in memory per reader
+ * connection: how many paths hold each word (the path list's IDF: "tests" or the package's own
+ * name sit in most paths and must count for little there), and which files hold it, so a file
+ * whose path names the task is a candidate even when the full-text index cannot see the word
+ * (`zsh_completions.go` is one token there). Rebuilt when the map changed (file count, newest
+ * id or ingest time moved); ~5–10 ms for 5000 paths.
  */
 import type { Database } from '../store/index.js';
 import { splitWords } from './words.js';
 
-interface PathVocabulary {
+export interface PathFile {
+  id: number;
+  path: string;
+  words: string[];
+}
+
+export interface PathVocabulary {
   stamp: string;
-  total: number;
-  df: Map<string, number>;
+  files: PathFile[];
+  /** Word → indexes into `files` of the paths holding it. */
+  postings: Map<string, number[]>;
 }
 
 const cache = new WeakMap<Database, PathVocabulary>();
@@ -20,11 +29,18 @@ export function pathVocabulary(db: Database): PathVocabulary {
   const stamp = `${s.n}:${s.id}:${s.t}`;
   const hit = cache.get(db);
   if (hit && hit.stamp === stamp) return hit;
-  const df = new Map<string, number>();
-  for (const { path } of db.prepare('SELECT path FROM files').all<{ path: string }>()) {
-    for (const w of new Set(splitWords(path))) df.set(w, (df.get(w) ?? 0) + 1);
+  const files: PathFile[] = [];
+  const postings = new Map<string, number[]>();
+  for (const { id, path } of db.prepare('SELECT id, path FROM files').all<{ id: number; path: string }>()) {
+    const words = [...new Set(splitWords(path))];
+    for (const w of words) {
+      let list = postings.get(w);
+      if (!list) postings.set(w, (list = []));
+      list.push(files.length);
+    }
+    files.push({ id, path, words });
   }
-  const vocab = { stamp, total: s.n, df };
+  const vocab = { stamp, files, postings };
   cache.set(db, vocab);
   return vocab;
 }

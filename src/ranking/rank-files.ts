@@ -68,20 +68,30 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
   const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
   const paths = pathVocabulary(db);
-  // A path word's weight counts the paths that hold it (prefix matches included: test → tests).
-  const pathIdf = new Map(query.words.map((w) => {
-    let n = 0;
-    for (const [pw, count] of paths.df) if (sameWord(pw, w, W.PREFIX_MIN_CHARS)) n += count;
-    return [w, idfOf(n, paths.total)];
-  }));
+  // Path words: their weight counts the paths that hold them (prefix matches too: test → tests),
+  // and the files they name are candidates whatever the full-text index saw.
+  const pathIdf = new Map<string, number>();
+  const pathScores = new Map<number, number>();
+  for (const w of query.words) {
+    const holders = new Set<number>();
+    for (const [pw, list] of paths.postings) if (sameWord(pw, w, W.PREFIX_MIN_CHARS)) for (const i of list) holders.add(i);
+    const weight = idfOf(holders.size, paths.files.length);
+    pathIdf.set(w, weight);
+    for (const i of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight);
+  }
+  const byPathScore = [...pathScores.entries()].sort((a, b) => b[1] - a[1]).slice(0, W.PATH_CANDIDATE_FILES);
   const rows = db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
     .all<{ id: number }>(match, W.CANDIDATE_FILES);
+  const ids = [...rows.map((r) => r.id)];
+  const inText = new Set(ids);
+  for (const [i] of byPathScore) if (!inText.has(paths.files[i]!.id)) ids.push(paths.files[i]!.id);
   const fileRow = db.prepare('SELECT root_id AS rootId, path, symbols FROM files WHERE id = ?');
   const candidates: Candidate[] = [];
   const byPath = new Map<string, Candidate>();
   const compounds = new Set(query.compounds);
-  for (const [textRank, { id }] of rows.entries()) {
+  for (const [order, id] of ids.entries()) {
+    const textRank = order < rows.length ? order : Infinity;
     const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
     if (!f) continue;
     const defs = JSON.parse(f.symbols) as SymbolDef[];
@@ -117,8 +127,8 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const addList = (list: Candidate[], weight: number) => {
     for (const [rank, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + rank + 1));
   };
-  const byText = (a: Candidate, b: Candidate) => a.textRank - b.textRank;
-  addList(candidates, W.TEXT_LIST_WEIGHT);
+  const byText = (a: Candidate, b: Candidate) => (a.textRank === b.textRank ? a.path.localeCompare(b.path) : a.textRank < b.textRank ? -1 : 1);
+  addList(candidates.filter((c) => c.textRank !== Infinity), W.TEXT_LIST_WEIGHT);
   addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT);
   addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT);
   addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT);

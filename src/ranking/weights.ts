@@ -10,6 +10,8 @@ export const MAX_QUERY_TERMS = 40;
 export const PREFIX_MIN_CHARS = 4;
 /** Files fetched from the full-text index per query, then re-scored on path and symbol words. */
 export const CANDIDATE_FILES = 150;
+/** Files added as candidates for their path words alone, best path score first. */
+export const PATH_CANDIDATE_FILES = 50;
 
 /** Full-text column weights for bm25(fts, path, symbols, content). */
 export const FTS_PATH_WEIGHT = 4;
@@ -28,4 +30,4 @@ export const NOTE_LIST_WEIGHT = 0.5;
 /** Multipliers for files that are rarely where a change is made. */
 export const GENERATED_FILE_FACTOR = 0.2;
 export const TEST_FILE_FACTOR = 0.5;
-export const DOC_FILE_FACTOR = 0.7;
+export const DOC_FILE_FACTOR = 0.5;
