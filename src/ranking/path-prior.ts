@@ -6,7 +6,7 @@ import { DOC_FILE_FACTOR, GENERATED_FILE_FACTOR, TEST_FILE_FACTOR } from './weig
 
 const GENERATED = [/(^|\/)([\w.-]*[_-])?(dist|build|vendor|node_modules|generated)\//, /\.min\.[^/]+$/, /(\.pb|_gen|\.gen|\.generated)\.[^/]+$/];
 const TEST = [/(^|\/)[_.]?(tests?|__tests__|spec|specs|testdata|fixtures?|__mocks__)\//, /\.(test|spec)\.[^/]+$/, /_test\.go$/, /(^|\/)test_[^/]*\.py$/];
-const DOC = [/(^|\/)[_.]?(docs?|examples?)\//, /\.(md|mdx|rst|txt)$/, /(^|\/)(changelog|changes|history)[^/]*$/];
+const DOC = [/(^|\/)[_.]?(docs?|examples?)\//, /\.(md|mdx|rst|txt)$/, /(^|\/)(changelog|changes|history|license|licence|copying|notice|authors|contributors)[^/]*$/];
 
 export function pathPrior(path: string): number {
   const p = path.toLowerCase();
