@@ -14,7 +14,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   allowed allowing use uses used using update updates updated updating improve improves improved improving change changes
   changed changing implement implements implemented implementing ensure ensures ensured enable enables enabled
   feat feature features chore refactor refactored refactoring bug bugs issue issues pr instead properly correctly
-  correct new now able possible better work works working need needs needed want wanted should would thing things way`
+  correct new now able possible better work works working need needs needed want wanted should would thing things way
+  please thanks thank`
     .split(/\s+/)
     .filter(Boolean),
 );
