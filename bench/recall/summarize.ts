@@ -5,6 +5,10 @@
  */
 import { meanScores, percentile, type TaskScores } from './metrics.js';
 import { SYSTEMS, type RepoRun, type System, type TaskResult } from './run-recall.js';
+import type { DelegateLatency } from './delegate-latency.js';
+
+/** delegate's median latency on the bench's 5000-file brain must stay under this (issue 7). */
+export const DELEGATE_P50_TARGET_MS = 50;
 
 /** delegate's hit@5 must beat the baseline's by this factor (issue 7). */
 export const DELEGATE_HIT5_FACTOR = 1.1;
@@ -65,7 +69,7 @@ export interface RecallSummary {
 
 const f3 = (x: number) => x.toFixed(3);
 
-export function summarizeRuns(runs: readonly RepoRun[]): RecallSummary {
+export function summarizeRuns(runs: readonly RepoRun[], latency: DelegateLatency | null = null): RecallSummary {
   const tasks = runs.flatMap((r) => r.tasks);
   const overall = summarize('overall', tasks);
   const by_repo = runs.filter((r) => r.tasks.length > 0).map((r) => summarize(r.name, r.tasks));
@@ -85,5 +89,8 @@ export function summarizeRuns(runs: readonly RepoRun[]): RecallSummary {
     targets.push({ target: `seek hit@5 ≥ BM25 (${s.group})`, measured: `${f3(s.scores.seek.hit5)} vs ${f3(s.scores.bm25.hit5)}`, met: s.scores.seek.hit5 >= s.scores.bm25.hit5 });
   }
   targets.push({ target: 'delegate answers within budget', measured: `${overall.over_budget} of ${overall.tasks} over`, met: overall.over_budget === 0 });
+  if (latency) {
+    targets.push({ target: `delegate p50 ≤ ${DELEGATE_P50_TARGET_MS} ms on a ${latency.files}-file brain`, measured: `${latency.p50_ms.toFixed(1)} ms`, met: latency.p50_ms <= DELEGATE_P50_TARGET_MS });
+  }
   return { overall, by_repo, by_language, targets };
 }

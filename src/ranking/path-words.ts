@@ -3,8 +3,9 @@
  * connection: how many paths hold each word (the path list's IDF: "tests" or the package's own
  * name sit in most paths and must count for little there), and which files hold it, so a file
  * whose path names the task is a candidate even when the full-text index cannot see the word
- * (`zsh_completions.go` is one token there). Rebuilt when the map changed (file count, newest
- * id or ingest time moved); ~5–10 ms for 5000 paths.
+ * (`zsh_completions.go` is one token there). Rebuilt when the set of paths may have changed
+ * (file count, newest id or the vigil's tick count moved: paths never change in place, a rename
+ * is a delete and an insert), never by a scan of the files table; ~5–10 ms for 5000 paths.
  */
 import type { Database } from '../store/index.js';
 import { splitWords } from './words.js';
@@ -25,7 +26,7 @@ export interface PathVocabulary {
 const cache = new WeakMap<Database, PathVocabulary>();
 
 export function pathVocabulary(db: Database): PathVocabulary {
-  const s = db.prepare('SELECT count(*) AS n, max(id) AS id, max(ingested_at) AS t FROM files').get<{ n: number; id: number | null; t: number | null }>()!;
+  const s = db.prepare('SELECT count(*) AS n, max(id) AS id, (SELECT ticks FROM vigil) AS t FROM files').get<{ n: number; id: number | null; t: number | null }>()!;
   const stamp = `${s.n}:${s.id}:${s.t}`;
   const hit = cache.get(db);
   if (hit && hit.stamp === stamp) return hit;

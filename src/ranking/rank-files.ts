@@ -15,7 +15,7 @@
 import type { Database } from '../store/index.js';
 import type { SymbolDef } from '../ingest/extract/types.js';
 import type { RankQuery } from './query.js';
-import { documentFrequencies } from './vocabulary.js';
+import { documentFrequencies, wordForms } from './vocabulary.js';
 import { pathPrior } from './path-prior.js';
 import { pathVocabulary } from './path-words.js';
 import { sameWord, splitWords } from './words.js';
@@ -41,9 +41,28 @@ export interface RankOptions {
 
 const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
 
-export function ftsMatchOf(query: RankQuery): string {
+/**
+ * The full-text query: an OR of the task's rarest words (with their other forms in the index,
+ * or prefix-matched when FTS_WORD_FORMS is off), at most
+ * MAX_FTS_TERMS, leaving out words held by more than COMMON_TERM_SHARE of the files (their
+ * idf is near zero, and each one makes bm25 score nearly every file), plus the compound
+ * identifiers the task names. The path and symbol lists still read every word.
+ */
+export function ftsMatchOf(query: RankQuery, df: ReadonlyMap<string, number> = new Map(), total = 0, forms?: ReadonlyMap<string, string[]>): string {
+  const common = (w: string) => total > 0 && (df.get(w) ?? 0) > W.COMMON_TERM_SHARE * total;
+  const rare = query.words.filter((w) => !common(w));
+  const words = (rare.length > 0 ? rare : query.words)
+    .map((w, i) => ({ w, i, n: df.get(w) ?? 0 }))
+    .sort((a, b) => a.n - b.n || a.i - b.i)
+    .slice(0, W.MAX_FTS_TERMS)
+    .map(({ w }) => w);
   const terms = [
-    ...query.words.map((w) => (w.length >= W.PREFIX_MIN_CHARS ? `${quote(w)}*` : quote(w))),
+    ...words.flatMap((w) => {
+      const prefix = w.length >= W.PREFIX_MIN_CHARS ? `${quote(w)}*` : quote(w);
+      // A word the index lacks as such may still start one (completion → completions_zsh): ask by prefix.
+      if (!forms || (total > 0 && (df.get(w) ?? 0) === 0)) return [prefix];
+      return (forms.get(w) ?? [w]).map(quote);
+    }),
     ...query.compounds.filter((c) => !query.words.includes(c)).map(quote),
   ];
   return terms.join(' OR ');
@@ -62,9 +81,9 @@ interface Candidate {
 }
 
 export function rankFiles(db: Database, query: RankQuery, options: RankOptions): RankedFile[] {
-  const match = ftsMatchOf(query);
-  if (match === '') return [];
+  if (query.words.length + query.compounds.length === 0) return [];
   const { total, df } = documentFrequencies(db, query.words);
+  const match = ftsMatchOf(query, df, total, W.FTS_WORD_FORMS ? wordForms(query.words, W.PREFIX_MIN_CHARS) : undefined);
   const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
   const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
   const paths = pathVocabulary(db);
@@ -90,6 +109,9 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const candidates: Candidate[] = [];
   const byPath = new Map<string, Candidate>();
   const compounds = new Set(query.compounds);
+  // A name can only match a word if it holds the word's first PREFIX_MIN_CHARS letters: a cheap
+  // test that spares splitting most names (sameWord's prefix rule implies it).
+  const stems = query.words.map((w) => w.slice(0, W.PREFIX_MIN_CHARS));
   for (const [order, id] of ids.entries()) {
     const textRank = order < rows.length ? order : Infinity;
     const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
@@ -100,8 +122,10 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     const inSymbols = new Set<string>();
     const hits: { def: SymbolDef; n: number }[] = [];
     for (const def of defs) {
+      const lower = def.name.toLowerCase();
+      let n = compounds.has(lower) ? query.words.length : 0;
+      if (n === 0 && !stems.some((st) => lower.includes(st))) continue;
       const nameWords = splitWords(def.name);
-      let n = compounds.has(def.name.toLowerCase()) ? query.words.length : 0;
       for (const w of query.words) {
         if (nameWords.some((nw) => sameWord(nw, w, W.PREFIX_MIN_CHARS))) {
           n++;

@@ -13,6 +13,13 @@ export const CANDIDATE_FILES = 150;
 /** Files added as candidates for their path words alone, best path score first. */
 export const PATH_CANDIDATE_FILES = 50;
 
+/** Full-text words match their other forms found in the vocabulary (exact terms) instead of a prefix query. */
+export const FTS_WORD_FORMS = true;
+/** Most words in the full-text query (the rarest): each one costs a pass over its postings. */
+export const MAX_FTS_TERMS = 12;
+/** Words held by more files than this share are left out of the full-text query (idf ≈ 0, cost ≈ every file). */
+export const COMMON_TERM_SHARE = 0.25;
+
 /** Full-text column weights for bm25(fts, path, symbols, content). */
 export const FTS_PATH_WEIGHT = 4;
 export const FTS_SYMBOLS_WEIGHT = 2;
