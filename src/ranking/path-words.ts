@@ -14,6 +14,8 @@ export interface PathFile {
   id: number;
   path: string;
   words: string[];
+  /** Words of the last segment (the file's own name). */
+  nameWords: Set<string>;
 }
 
 export interface PathVocabulary {
@@ -21,6 +23,8 @@ export interface PathVocabulary {
   files: PathFile[];
   /** Word → indexes into `files` of the paths holding it. */
   postings: Map<string, number[]>;
+  /** File id → index into `files`. */
+  byId: Map<number, number>;
 }
 
 const cache = new WeakMap<Database, PathVocabulary>();
@@ -32,6 +36,7 @@ export function pathVocabulary(db: Database): PathVocabulary {
   if (hit && hit.stamp === stamp) return hit;
   const files: PathFile[] = [];
   const postings = new Map<string, number[]>();
+  const byId = new Map<number, number>();
   for (const { id, path } of db.prepare('SELECT id, path FROM files').all<{ id: number; path: string }>()) {
     const words = [...new Set(splitWords(path))];
     for (const w of words) {
@@ -39,9 +44,10 @@ export function pathVocabulary(db: Database): PathVocabulary {
       if (!list) postings.set(w, (list = []));
       list.push(files.length);
     }
-    files.push({ id, path, words });
+    byId.set(id, files.length);
+    files.push({ id, path, words, nameWords: new Set(splitWords(path.slice(path.lastIndexOf('/') + 1))) });
   }
-  const vocab = { stamp, files, postings };
+  const vocab = { stamp, files, postings, byId };
   cache.set(db, vocab);
   return vocab;
 }

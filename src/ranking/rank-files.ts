@@ -89,14 +89,16 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const paths = pathVocabulary(db);
   // Path words: their weight counts the paths that hold them (prefix matches too: test → tests),
   // and the files they name are candidates whatever the full-text index saw.
-  const pathIdf = new Map<string, number>();
   const pathScores = new Map<number, number>();
   for (const w of query.words) {
-    const holders = new Set<number>();
-    for (const [pw, list] of paths.postings) if (sameWord(pw, w, W.PREFIX_MIN_CHARS)) for (const i of list) holders.add(i);
+    // Per holder: 1, or NAME_WORD_FACTOR when the word is in the file's own name.
+    const holders = new Map<number, number>();
+    for (const [pw, list] of paths.postings) {
+      if (!sameWord(pw, w, W.PREFIX_MIN_CHARS)) continue;
+      for (const i of list) holders.set(i, Math.max(holders.get(i) ?? 0, paths.files[i]!.nameWords.has(pw) ? W.NAME_WORD_FACTOR : 1));
+    }
     const weight = idfOf(holders.size, paths.files.length);
-    pathIdf.set(w, weight);
-    for (const i of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight);
+    for (const [i, factor] of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight * factor);
   }
   const byPathScore = [...pathScores.entries()].sort((a, b) => b[1] - a[1]).slice(0, W.PATH_CANDIDATE_FILES);
   const rows = db
@@ -117,8 +119,8 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
     if (!f) continue;
     const defs = JSON.parse(f.symbols) as SymbolDef[];
-    const c: Candidate = { id, rootId: f.rootId, path: f.path, defs, textRank, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1 };
-    const pathWords = splitWords(f.path);
+    const at = paths.byId.get(id);
+    const c: Candidate = { id, rootId: f.rootId, path: f.path, defs, textRank, pathScore: at === undefined ? 0 : pathScores.get(at) ?? 0, symbolScore: 0, matched: [], noteRank: -1 };
     const inSymbols = new Set<string>();
     const hits: { def: SymbolDef; n: number }[] = [];
     for (const def of defs) {
@@ -135,7 +137,6 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
       if (n > 0) hits.push({ def, n });
     }
     for (const w of query.words) {
-      if (pathWords.some((pw) => sameWord(pw, w, W.PREFIX_MIN_CHARS))) c.pathScore += pathIdf.get(w)!;
       if (inSymbols.has(w)) c.symbolScore += idf(w);
     }
     c.matched = hits.sort((a, b) => b.n - a.n || a.def.line - b.def.line).map((h) => h.def);

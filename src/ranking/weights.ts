@@ -20,6 +20,9 @@ export const MAX_FTS_TERMS = 12;
 /** Words held by more files than this share are left out of the full-text query (idf ≈ 0, cost ≈ every file). */
 export const COMMON_TERM_SHARE = 0.25;
 
+/** A task word in the file's own name counts this many times one in its folders. */
+export const NAME_WORD_FACTOR = 1;
+
 /** Full-text column weights for bm25(fts, path, symbols, content). */
 export const FTS_PATH_WEIGHT = 4;
 export const FTS_SYMBOLS_WEIGHT = 2;
