@@ -49,7 +49,7 @@ const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
  * identifiers the task names. The path and symbol lists still read every word.
  */
 export function ftsMatchOf(query: RankQuery, df: ReadonlyMap<string, number> = new Map(), total = 0, forms?: ReadonlyMap<string, string[]>): string {
-  const common = (w: string) => total > 0 && (df.get(w) ?? 0) > W.COMMON_TERM_SHARE * total;
+  const common = (w: string) => (df.get(w) ?? 0) > Math.max(W.COMMON_TERM_MIN_FILES, W.COMMON_TERM_SHARE * total);
   const rare = query.words.filter((w) => !common(w));
   const words = (rare.length > 0 ? rare : query.words)
     .map((w, i) => ({ w, i, n: df.get(w) ?? 0 }))

@@ -19,6 +19,8 @@ export const FTS_WORD_FORMS = true;
 export const MAX_FTS_TERMS = 12;
 /** Words held by more files than this share are left out of the full-text query (idf ≈ 0, cost ≈ every file). */
 export const COMMON_TERM_SHARE = 0.25;
+/** …and by more than this many files: in a small brain every word is in a good share of it, and the query is cheap anyway. */
+export const COMMON_TERM_MIN_FILES = 100;
 
 /** A task word in the file's own name counts this many times one in its folders. */
 export const NAME_WORD_FACTOR = 1;
