@@ -78,6 +78,7 @@ interface Candidate {
   symbolScore: number;
   matched: SymbolDef[];
   noteRank: number;
+  namedRank: number;
 }
 
 export function rankFiles(db: Database, query: RankQuery, options: RankOptions): RankedFile[] {
@@ -104,8 +105,15 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const rows = db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
     .all<{ id: number }>(match, W.CANDIDATE_FILES);
+  // The identifiers the task names (`strings.TrimPrefix`, `parseConfig`) are a list of their own:
+  // among thirty words of prose, bm25 would let them count as one word each.
+  const named = query.compounds.length === 0 ? [] : db
+    .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
+    .all<{ id: number }>(query.compounds.map(quote).join(' OR '), W.NAMED_CANDIDATE_FILES);
+  const namedRank = new Map(named.map((r, i) => [r.id, i]));
   const ids = [...rows.map((r) => r.id)];
   const inText = new Set(ids);
+  for (const { id } of named) if (!inText.has(id)) (ids.push(id), inText.add(id));
   for (const [i] of byPathScore) if (!inText.has(paths.files[i]!.id)) ids.push(paths.files[i]!.id);
   const fileRow = db.prepare('SELECT root_id AS rootId, path, symbols FROM files WHERE id = ?');
   const candidates: Candidate[] = [];
@@ -120,7 +128,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     if (!f) continue;
     const defs = JSON.parse(f.symbols) as SymbolDef[];
     const at = paths.byId.get(id);
-    const c: Candidate = { id, rootId: f.rootId, path: f.path, defs, textRank, pathScore: at === undefined ? 0 : pathScores.get(at) ?? 0, symbolScore: 0, matched: [], noteRank: -1 };
+    const c: Candidate = { id, rootId: f.rootId, path: f.path, defs, textRank, pathScore: at === undefined ? 0 : pathScores.get(at) ?? 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: namedRank.get(id) ?? -1 };
     const inSymbols = new Set<string>();
     const hits: { def: SymbolDef; n: number }[] = [];
     for (const def of defs) {
@@ -156,6 +164,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   addList(candidates.filter((c) => c.textRank !== Infinity), W.TEXT_LIST_WEIGHT);
   addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT);
   addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT);
   addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT);
 
   return candidates

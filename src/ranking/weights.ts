@@ -36,6 +36,9 @@ export const RRF_K = 10;
 export const TEXT_LIST_WEIGHT = 1;
 export const PATH_LIST_WEIGHT = 1;
 export const SYMBOL_LIST_WEIGHT = 1;
+/** Files holding the identifiers the task names, and how many are fetched. */
+export const NAMED_LIST_WEIGHT = 0.5;
+export const NAMED_CANDIDATE_FILES = 30;
 /** Files named by notes that match the task. */
 export const NOTE_LIST_WEIGHT = 0.5;
 
