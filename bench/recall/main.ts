@@ -8,11 +8,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { formatText } from './report.js';
-import { runRecall, type RecallOptions } from './run-recall.js';
+import { runRecall, splitRepoArg, type RecallOptions } from './run-recall.js';
 import { summarizeRuns } from './summarize.js';
 import { measureDelegateLatency } from './delegate-latency.js';
 
-const USAGE = 'usage: npm run eval:recall -- <git work tree or bare repo>... [--commits N] [--seed S] [--latency-files N] [--json]';
+const USAGE = 'usage: npm run eval:recall -- <git work tree or bare repo>[=name]... [--commits N] [--seed S] [--latency-files N] [--json]';
 export const DEFAULT_COMMITS = 30;
 export const DEFAULT_SEED = 1;
 
@@ -39,7 +39,8 @@ function parseArgs(argv: string[]): RecallOptions & { json: boolean; latencyFile
     else repos.push(a);
   }
   if (repos.length === 0) throw new UsageError('no repository given');
-  for (const r of repos) {
+  for (const arg of repos) {
+    const r = splitRepoArg(arg).path;
     try {
       execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd: r, stdio: 'ignore' });
     } catch {

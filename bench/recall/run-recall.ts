@@ -61,7 +61,15 @@ export interface RepoRun {
   tasks: TaskResult[];
 }
 
-/** A readable name for a repository path: the folder, or its parent for `…/repo` and `….git`. */
+/**
+ * A repository argument: a path, or `path=name` to name it in the report; without a name, the
+ * folder's (its parent's for `…/repo` and `….git`).
+ */
+export function splitRepoArg(arg: string): { path: string; name: string } {
+  const m = /^(.+)=([\w.+/-]+)$/.exec(arg);
+  return m ? { path: m[1]!, name: m[2]! } : { path: arg, name: repoName(arg) };
+}
+
 export function repoName(path: string): string {
   const parts = resolve(path).split('/').filter((p) => p && p !== 'repo' && p !== '.git');
   return (parts.at(-1) ?? path).replace(/\.git$/, '').replace('+', '/');
@@ -69,8 +77,8 @@ export function repoName(path: string): string {
 
 export async function runRecall(options: RecallOptions, log: (line: string) => void): Promise<RepoRun[]> {
   const runs: RepoRun[] = [];
-  for (const repo of options.repos) {
-    const name = repoName(repo);
+  for (const arg of options.repos) {
+    const { path: repo, name } = splitRepoArg(arg);
     const sample = sampleTasks(repo, options.commits, options.seed);
     log(`${name}: ${sample.commits} non-merge commits, ${sample.qualifying} qualify, ${sample.tasks.length} sampled`);
     const run: RepoRun = { name, path: repo, commits: sample.commits, qualifying: sample.qualifying, tasks: [] };
