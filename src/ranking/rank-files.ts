@@ -45,17 +45,11 @@ const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
  * The full-text query: an OR of the task's rarest words (with their other forms in the index,
  * or prefix-matched when FTS_WORD_FORMS is off), at most
  * MAX_FTS_TERMS, leaving out words held by more than COMMON_TERM_SHARE of the files (their
- * idf is near zero, and each one makes bm25 score nearly every file), plus the compound
- * identifiers the task names. The path and symbol lists still read every word.
+ * idf is near zero, and each one makes bm25 score nearly every file). The path and symbol lists
+ * still read every word; the compound identifiers the task names have a query of their own.
  */
 export function ftsMatchOf(query: RankQuery, df: ReadonlyMap<string, number> = new Map(), total = 0, forms?: ReadonlyMap<string, string[]>): string {
-  const common = (w: string) => (df.get(w) ?? 0) > Math.max(W.COMMON_TERM_MIN_FILES, W.COMMON_TERM_SHARE * total);
-  const rare = query.words.filter((w) => !common(w));
-  const words = (rare.length > 0 ? rare : query.words)
-    .map((w, i) => ({ w, i, n: df.get(w) ?? 0 }))
-    .sort((a, b) => a.n - b.n || a.i - b.i)
-    .slice(0, W.MAX_FTS_TERMS)
-    .map(({ w }) => w);
+  const words = rarest(query.words, df, total);
   const terms = [
     ...words.flatMap((w) => {
       const prefix = w.length >= W.PREFIX_MIN_CHARS ? `${quote(w)}*` : quote(w);
@@ -63,9 +57,19 @@ export function ftsMatchOf(query: RankQuery, df: ReadonlyMap<string, number> = n
       if (!forms || (total > 0 && (df.get(w) ?? 0) === 0)) return [prefix];
       return (forms.get(w) ?? [w]).map(quote);
     }),
-    ...query.compounds.filter((c) => !query.words.includes(c)).map(quote),
   ];
   return terms.join(' OR ');
+}
+
+/** The rarest terms, at most MAX_FTS_TERMS, without common ones unless nothing else is left. */
+function rarest(terms: readonly string[], df: ReadonlyMap<string, number>, total: number): string[] {
+  const common = (w: string) => (df.get(w) ?? 0) > Math.max(W.COMMON_TERM_MIN_FILES, W.COMMON_TERM_SHARE * total);
+  const rare = terms.filter((w) => !common(w));
+  return (rare.length > 0 ? rare : terms)
+    .map((w, i) => ({ w, i, n: df.get(w) ?? 0 }))
+    .sort((a, b) => a.n - b.n || a.i - b.i)
+    .slice(0, W.MAX_FTS_TERMS)
+    .map(({ w }) => w);
 }
 
 interface Candidate {
@@ -83,7 +87,8 @@ interface Candidate {
 
 export function rankFiles(db: Database, query: RankQuery, options: RankOptions): RankedFile[] {
   if (query.words.length + query.compounds.length === 0) return [];
-  const { total, df } = documentFrequencies(db, query.words);
+  // (A text of compounds only has no words: its candidates come from the named query.)
+  const { total, df } = documentFrequencies(db, [...query.words, ...query.compounds]);
   const match = ftsMatchOf(query, df, total, W.FTS_WORD_FORMS ? wordForms(query.words, W.PREFIX_MIN_CHARS) : undefined);
   const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
   const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
@@ -95,21 +100,21 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     // Per holder: 1, or NAME_WORD_FACTOR when the word is in the file's own name.
     const holders = new Map<number, number>();
     for (const [pw, list] of paths.postings) {
-      if (!sameWord(pw, w, W.PREFIX_MIN_CHARS)) continue;
+      if (pw.charCodeAt(0) !== w.charCodeAt(0) || !sameWord(pw, w, W.PREFIX_MIN_CHARS)) continue;
       for (const i of list) holders.set(i, Math.max(holders.get(i) ?? 0, paths.files[i]!.nameWords.has(pw) ? W.NAME_WORD_FACTOR : 1));
     }
     const weight = idfOf(holders.size, paths.files.length);
     for (const [i, factor] of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight * factor);
   }
   const byPathScore = [...pathScores.entries()].sort((a, b) => b[1] - a[1]).slice(0, W.PATH_CANDIDATE_FILES);
-  const rows = db
+  const rows = match === '' ? [] : db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
     .all<{ id: number }>(match, W.CANDIDATE_FILES);
   // The identifiers the task names (`strings.TrimPrefix`, `parseConfig`) are a list of their own:
   // among thirty words of prose, bm25 would let them count as one word each.
   const named = query.compounds.length === 0 ? [] : db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
-    .all<{ id: number }>(query.compounds.map(quote).join(' OR '), W.NAMED_CANDIDATE_FILES);
+    .all<{ id: number }>(rarest(query.compounds, df, total).map(quote).join(' OR '), W.NAMED_CANDIDATE_FILES);
   const namedRank = new Map(named.map((r, i) => [r.id, i]));
   const ids = [...rows.map((r) => r.id)];
   const inText = new Set(ids);
