@@ -52,6 +52,8 @@ const HISTORY = [
   ['G', 'the common-word cut applies only past 100 files (fixes small brains)', 133, '0.46', '0.74', '0.70', '0.60', 'kept (a correctness fix)'],
   ['K1', 'identifiers the task names as their own list, weight 1', 134, '0.51', '0.73', '0.69', '0.62', 'replaced by H'],
   ['H', 'as K1, weight 0.5', 134, '0.50', '0.75', '0.70', '0.62', 'kept'],
+  ['L', 'named identifiers only in their own query (the rarest), cheaper path-word scan', 135, '0.49', '0.75', '0.70', '0.61', 'kept: same recall, cheaper'],
+  ['K4', 'at most 8 words in the full-text query instead of 12', 136, '0.46', '0.74', '0.69', '0.58', 'dropped'],
 ];
 
 const row = (cells) => `| ${cells.join(' | ')} |`;
