@@ -2,15 +2,18 @@
  * File-level ranking for a task: which files is this text about? One score per file, so a file
  * with many definitions cannot crowd out the one the task names (issue 7).
  *
- * Three ranked lists over the same candidates, fused by reciprocal rank (each list counts by
- * the position of a file in it, not by its raw score, so no list's scale can drown another):
- *   text     FTS5 bm25 over path, symbol names and content, an OR of the task's terms
- *            (IDF-weighted by bm25 itself; stop words dropped; long terms match by prefix)
- *   path     the IDF of the task's words found among the file's path words (split identifiers)
- *   symbols  the IDF of the task's words found among the words of its definitions' names,
- *            each word counted once per file however many definitions carry it
- * plus the files of notes that match the task, and a prior that lowers generated copies, tests
- * and docs (a change is rarely made there). Every weight is in weights.ts with its eval run.
+ * Ranked lists over the same candidates, fused by reciprocal rank (each list counts by the
+ * position of a file in it, not by its raw score, so no list's scale can drown another):
+ *   text     FTS5 bm25 over path, symbol names and content, an OR of the task's rarest words
+ *            and their forms (IDF-weighted by bm25 itself; stop words dropped)
+ *   path     the IDF of the task's words among the file's path words (split identifiers), IDF
+ *            counted over paths; path words also bring candidates the text query cannot see
+ *   symbols  the IDF of the task's words among the words of its definitions' names, each word
+ *            counted once per file however many definitions carry it
+ *   named    bm25 over the compound identifiers the task names (`parseConfig`)
+ *   notes    files named by notes that match the task
+ * then a prior lowers generated copies, tests and docs (a change is rarely made there). Every
+ * weight is in weights.ts with the eval run that chose it.
  */
 import type { Database } from '../store/index.js';
 import type { SymbolDef } from '../ingest/extract/types.js';
