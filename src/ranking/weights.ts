@@ -13,7 +13,7 @@ export const MAX_QUERY_TERMS = 40;
 /** Words at least this long match other forms (completion → completions). Run E1: 3 made no difference (0.75 / 0.61) and cost latency. */
 export const PREFIX_MIN_CHARS = 4;
 /** Files fetched from the full-text index per query, then re-scored on path and symbol words (run B). */
-export const CANDIDATE_FILES = 150;
+export const CANDIDATE_FILES = 80;
 /** Files added as candidates for their path words alone, best path score first. Run D: 0.74 / 0.61, python 0.77 → 0.80. */
 export const PATH_CANDIDATE_FILES = 50;
 
@@ -26,7 +26,7 @@ export const FTS_WORD_FORMS = true;
 /** Most words in the full-text query (the rarest): each one costs a pass over its postings (run F; run K4 with 8: 0.74 / 0.58). */
 export const MAX_FTS_TERMS = 12;
 /** Words held by more files than this share are left out of the full-text query (idf ≈ 0, cost ≈ every file) (run F). */
-export const COMMON_TERM_SHARE = 0.25;
+export const COMMON_TERM_SHARE = 0.1;
 /** …and by more than this many files: in a small brain every word is in a good share of it, and the query is cheap anyway (run G). */
 export const COMMON_TERM_MIN_FILES = 100;
 
