@@ -21,7 +21,7 @@ import type { RankQuery } from './query.js';
 import { documentFrequencies, wordForms } from './vocabulary.js';
 import { pathPrior } from './path-prior.js';
 import { pathVocabulary } from './path-words.js';
-import { sameWord, splitWords } from './words.js';
+import { sameWord, wordsOfName } from './words.js';
 import * as W from './weights.js';
 
 export interface RankedFile {
@@ -143,7 +143,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
       const lower = def.name.toLowerCase();
       let n = compounds.has(lower) ? query.words.length : 0;
       if (n === 0 && !stems.some((st) => lower.includes(st))) continue;
-      const nameWords = splitWords(def.name);
+      const nameWords = wordsOfName(def.name);
       for (const w of query.words) {
         if (nameWords.some((nw) => sameWord(nw, w, W.PREFIX_MIN_CHARS))) {
           n++;

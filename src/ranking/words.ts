@@ -38,3 +38,18 @@ export function sameWord(a: string, b: string, minPrefix: number): boolean {
   if (a.length < minPrefix || b.length < minPrefix) return false;
   return a.startsWith(b) || b.startsWith(a);
 }
+
+/** Names already split: a brain's definitions repeat the same names across files and queries. */
+const nameWords = new Map<string, string[]>();
+/** Names kept split at most; past this the memo starts over (a few MB at most). */
+const NAME_MEMO_ENTRIES = 100_000;
+
+/** splitWords of a definition's name, memoised. */
+export function wordsOfName(name: string): string[] {
+  let words = nameWords.get(name);
+  if (words === undefined) {
+    if (nameWords.size >= NAME_MEMO_ENTRIES) nameWords.clear();
+    nameWords.set(name, (words = splitWords(name)));
+  }
+  return words;
+}
