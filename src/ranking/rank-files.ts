@@ -113,7 +113,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const rows = match === '' ? [] : db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
     .all<{ id: number }>(match, W.CANDIDATE_FILES);
-  // The identifiers the task names (`strings.TrimPrefix`, `parseConfig`) are a list of their own:
+  // The identifiers the task names (`parseConfig`, `io.ReadAll`) are a list of their own:
   // among thirty words of prose, bm25 would let them count as one word each.
   const named = query.compounds.length === 0 ? [] : db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
