@@ -16,6 +16,7 @@ import {
   SEEK_P99_TARGET_MS,
 } from './reference.js';
 import type { BenchResult, Machine } from './run-bench.js';
+import { RECONCILE_TARGET_MS, SKELETON_CANDIDATE_TARGET_MS } from './skeleton-reconcile.js';
 
 export interface BenchJsonRun {
   size: number;
@@ -93,6 +94,16 @@ export interface BenchJson {
   base_files: number;
   runs_per_size: number;
   ingest: { files: number; ms: number; batches: number };
+  /** The skeleton: candidate time and shape, and a reconcile after a burst (medians). */
+  skeleton: {
+    candidate_ms: number;
+    rooms: number;
+    files_per_room: { min: number; median: number; max: number };
+    inside_share: number;
+    reconcile_burst_files: number;
+    reconcile_ms: number;
+    reconcile_loop_delay_p99_ms: number;
+  };
   /** Null when skipped with `--no-mcp`. */
   mcp: BenchJsonMcp | null;
   targets: BenchTarget[];
@@ -174,6 +185,15 @@ export function toJson(result: BenchResult): BenchJson {
     base_files: result.options.baseFiles,
     runs_per_size: result.options.runs,
     ingest: { files: result.ingest.files, ms: r1(result.ingest.ms), batches: result.ingest.batches },
+    skeleton: {
+      candidate_ms: r1(result.skeleton.candidateMs),
+      rooms: result.skeleton.rooms,
+      files_per_room: result.skeleton.filesPerRoom,
+      inside_share: result.skeleton.insideShare,
+      reconcile_burst_files: result.skeleton.burstFiles,
+      reconcile_ms: r1(result.skeleton.reconcileMs),
+      reconcile_loop_delay_p99_ms: r2(result.skeleton.reconcileLoopDelayP99Ms),
+    },
     mcp: mcpJson(result),
     machine: result.machine,
     date: result.date,
@@ -204,6 +224,9 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
   );
   targets.push(judge(`peak RSS ≤ ${PEAK_RSS_TARGET_MB} MB`, json.peak_rss_mb, PEAK_RSS_TARGET_MB, 'MB'));
   targets.push(judge(`idle tick ≤ ${IDLE_RATIO_TARGET}× git status`, json.idle_ratio, IDLE_RATIO_TARGET, 'x'));
+  targets.push(judge(`skeleton candidate ≤ ${SKELETON_CANDIDATE_TARGET_MS} ms`, json.skeleton.candidate_ms, SKELETON_CANDIDATE_TARGET_MS, 'ms'));
+  targets.push(judge(`reconcile after a ${json.skeleton.reconcile_burst_files}-file burst ≤ ${RECONCILE_TARGET_MS} ms`, json.skeleton.reconcile_ms, RECONCILE_TARGET_MS, 'ms'));
+  targets.push(judge(`loop-delay p99 ≤ ${LOOP_DELAY_P99_TARGET_MS} ms during the reconcile`, json.skeleton.reconcile_loop_delay_p99_ms, LOOP_DELAY_P99_TARGET_MS, 'ms'));
   const mcp = json.mcp;
   targets.push(judge(`MCP cold initialize ≤ ${INITIALIZE_RATIO_TARGET}× a minimal SDK server`, mcp?.initialize_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
   targets.push(judge(`MCP initialize with a parked git ≤ ${INITIALIZE_RATIO_TARGET}× the same baseline`, mcp?.parked_git_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
@@ -270,7 +293,7 @@ function mcpLines(json: BenchJson): string[] {
 
 export function formatText(json: BenchJson): string[] {
   const lines: string[] = [];
-  lines.push(`gardener bench: ${json.base_files} base files, ${json.runs_per_size} runs per size (medians), ${json.machine.runtime}, ${json.machine.cpus} CPUs, ${json.machine.pool_threads} pool threads`);
+  lines.push(`gardener bench: ${json.base_files} base files, ${json.runs_per_size} runs per size (medians), ${json.machine.runtime} with ${json.machine.sqlite_driver} (SQLite ${json.machine.sqlite_version}), ${json.machine.cpus} CPUs, ${json.machine.pool_threads} pool threads`);
   lines.push('');
   lines.push(
     ...formatTable(
@@ -307,6 +330,12 @@ export function formatText(json: BenchJson): string[] {
     ),
   );
   lines.push(`peak RSS: reference ~${(REFERENCE.peak_rss_mb / 1000).toFixed(1)} GB, ours ${fmt(json.peak_rss_mb)} MB`);
+  lines.push('');
+  const sk = json.skeleton;
+  lines.push(
+    `skeleton: candidate ${fmt(sk.candidate_ms)} ms, ${sk.rooms} rooms (files per room ${sk.files_per_room.min}/${sk.files_per_room.median}/${sk.files_per_room.max} min/median/max, ` +
+      `${Math.round(sk.inside_share * 100)}% of resolved imports inside a room); reconcile after a ${sk.reconcile_burst_files}-file burst ${fmt(sk.reconcile_ms)} ms (loop p99 ${sk.reconcile_loop_delay_p99_ms.toFixed(1)} ms)`,
+  );
   lines.push('');
   lines.push(...mcpLines(json));
   lines.push('');

@@ -10,6 +10,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, platform, arch, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Brains } from '../src/brain/index.js';
+import { sqliteDriver } from '../src/store/index.js';
 import { runTick } from '../src/vigil/index.js';
 import { makeBenchRepo } from './fixtures/make-repo.js';
 import { FloorMeter } from './floor.js';
@@ -17,6 +18,7 @@ import { measureMcp, type McpResult } from './mcp-latency.js';
 import { StageClock } from './stage-clock.js';
 import type { BenchOptions } from './options.js';
 import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
+import { measureSkeleton, RECONCILE_BURST_FILES, type SkeletonBenchResult } from './skeleton-reconcile.js';
 
 export interface Machine {
   cpus: number;
@@ -28,6 +30,9 @@ export interface Machine {
   os_release: string;
   runtime: string;
   node_version: string;
+  /** The SQLite driver serving the bench's stores (node:sqlite, bun:sqlite or better-sqlite3). */
+  sqlite_driver: string;
+  sqlite_version: string;
   git_version: string;
   pool_threads: number;
 }
@@ -40,6 +45,8 @@ export interface BenchResult {
   ingest: { files: number; ms: number; batches: number };
   bursts: BurstResult[];
   idle: IdleResult;
+  /** The skeleton: candidate, its shape, a reconcile after a burst (bench/skeleton-reconcile.ts). */
+  skeleton: SkeletonBenchResult;
   /** Null when skipped (`--no-mcp`). */
   mcp: McpResult | null;
   /**
@@ -59,6 +66,7 @@ function peakRssMb(): number {
 
 function describeMachine(poolThreads: number): Machine {
   const list = cpus();
+  const sqlite = sqliteDriver();
   const bun = (process.versions as Record<string, string | undefined>).bun;
   let git = 'unknown';
   try {
@@ -76,6 +84,8 @@ function describeMachine(poolThreads: number): Machine {
     os_release: release(),
     runtime: bun ? `bun ${bun}` : `node ${process.version}`,
     node_version: process.version,
+    sqlite_driver: sqlite.name,
+    sqlite_version: sqlite.sqliteVersion,
     git_version: git,
     pool_threads: poolThreads,
   };
@@ -116,6 +126,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     await warmUp(ctx, options.baseFiles);
     const bursts = await measureBursts(ctx, options.sizes, options.runs);
     const idle = await measureIdle(ctx, options.runs);
+    const skeleton = await measureSkeleton(ctx, Math.min(RECONCILE_BURST_FILES, Math.floor(options.baseFiles / 2)), options.runs);
     // Taken before the MCP part, so the bursts' peak means the same with or without --no-mcp.
     const peakBeforeMcpMb = peakRssMb();
     const mcp = options.mcp ? await measureMcp(ctx, brains, parent) : null;
@@ -126,6 +137,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       ingest: { files: first.drained, ms: ingestMs, batches: first.batches },
       bursts,
       idle,
+      skeleton,
       mcp,
       rssAfterRepoMb,
       rssAfterIngestMb,

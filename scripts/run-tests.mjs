@@ -1,15 +1,22 @@
-// Maintainer script behind `npm test`: every node:test file under dist/test on Node, then the
-// shared store suite again on Bun (the bun:sqlite adapter). Exits non-zero if either fails.
+// Maintainer script behind `npm test`: every node:test file under dist/test on the Node that runs
+// this script, then the shared store suite again on Bun (scripts/run-bun-suite.mjs). Exits
+// non-zero if either fails. `npm test` starts it with the Node that runs npm, not the `node`
+// dev dependency (Node 24) that npm puts first on a script's PATH; CI runs it on both.
+//
+//   node scripts/run-tests.mjs            everything
+//   node scripts/run-tests.mjs NAME...    only the node:test files whose name contains NAME
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const testDir = join(root, 'dist', 'test');
 const files = readdirSync(testDir).filter((f) => f.endsWith('.test.js')).map((f) => join(testDir, f));
 const only = process.argv.slice(2);
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 
+console.error(`run-tests: node ${process.version} (${process.execPath})`);
 // A test that leaks a worker must fail, not hang the run: bound each test and force the exit.
 const node = spawnSync(
   process.execPath,
@@ -18,15 +25,8 @@ const node = spawnSync(
 );
 let status = node.status ?? 1;
 
-const bun = join(root, 'node_modules', '.bin', 'bun');
-const bunSuites = readdirSync(testDir).filter((f) => f.endsWith('.bun-suite.test.js')).map((f) => join(testDir, f));
-if (only.length === 0 && bunSuites.length > 0) {
-  if (!existsSync(bun)) {
-    console.error('bun is not installed (it is a dev dependency: run npm install)');
-    status = 1;
-  } else {
-    const r = spawnSync(bun, ['test', ...bunSuites], { stdio: 'inherit' });
-    if (r.status !== 0) status = r.status ?? 1;
-  }
+if (only.length === 0) {
+  const bun = spawnSync(process.execPath, [join(root, 'scripts', 'run-bun-suite.mjs')], { stdio: 'inherit' });
+  if (bun.status !== 0) status = bun.status ?? 1;
 }
 process.exit(status);

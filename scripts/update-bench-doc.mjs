@@ -3,10 +3,14 @@
 // numbers in the docs are the numbers the code produced (MCP cold initialize and seek latency
 // included). Progress goes to stderr.
 //
+// The bench runs on the Node that runs npm, then again on Node 24 (the `node` dev dependency,
+// node:sqlite) when that is another runtime, and the page puts the two drivers side by side.
+//
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
-//   node scripts/update-bench-doc.mjs --from run.json   re-render from a saved --json output
+//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json]
+//                                          re-render from saved --json outputs
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -14,9 +18,11 @@ const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const out = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const ARGS = ['bench', '--json', '--sizes', '10,100,1000', '--base-files', '5000', '--runs', '3'];
 
-function runBench() {
-  process.stderr.write(`update-bench-doc: node ${['dist/src/cli/main.js', ...ARGS].join(' ')}\n`);
-  const r = spawnSync(process.execPath, [cli, ...ARGS], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
+const NODE_24 = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+
+function runBench(runtime = process.execPath) {
+  process.stderr.write(`update-bench-doc: ${runtime} ${['dist/src/cli/main.js', ...ARGS].join(' ')}\n`);
+  const r = spawnSync(runtime, [cli, ...ARGS], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
   if (r.error) throw r.error;
   if (r.status !== 0) {
     process.stderr.write(`update-bench-doc: the bench exited with ${r.status}; docs/benchmarks.md left as it was\n`);
@@ -25,9 +31,14 @@ function runBench() {
   return r.stdout.toString('utf8');
 }
 
-const from = process.argv.indexOf('--from');
-const raw = from > 0 ? readFileSync(process.argv[from + 1], 'utf8') : runBench();
+const argAfter = (flag) => (process.argv.indexOf(flag) > 0 ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
+const from = argAfter('--from');
+const raw = from ? readFileSync(from, 'utf8') : runBench();
 const bench = JSON.parse(raw);
+/** The same bench on the other driver (Node 24, node:sqlite), when there is one. */
+const from24 = argAfter('--from-node24');
+const node24Runs = from24 || (!from && existsSync(NODE_24) && bench.machine?.sqlite_driver !== 'node:sqlite');
+const other = node24Runs ? JSON.parse(from24 ? readFileSync(from24, 'utf8') : runBench(NODE_24)) : null;
 for (const key of ['runs', 'peak_rss_mb', 'reference']) {
   if (!(key in bench)) throw new Error(`update-bench-doc: the bench output has no "${key}"`);
 }
@@ -162,6 +173,33 @@ function mcpSection() {
   return parts.join('\n');
 }
 
+/** The bench on each SQLite driver: the same command, one run after the other on this machine. */
+function driversSection() {
+  if (!other) return 'Only one driver in this run (Node 24 was not installed, or the bench already ran on node:sqlite).';
+  const runs = [bench, other];
+  const head = runs.map((b) => `${b.machine?.runtime ?? '?'} + ${b.machine?.sqlite_driver ?? '?'} (SQLite ${b.machine?.sqlite_version ?? '?'})`);
+  const cell = (b, f) => { const v = f(b); return v === undefined || v === null ? '—' : v; };
+  const burst = (size, key) => (b) => { const r = b.runs.find((x) => x.size === size); return r ? `${fmt(r[key])} ms` : undefined; };
+  const rows = [];
+  for (const r of bench.runs) {
+    rows.push([`${r.size}-file burst, total`, ...runs.map((b) => cell(b, burst(r.size, 'total_ms')))]);
+    rows.push([`${r.size}-file burst, drain`, ...runs.map((b) => cell(b, burst(r.size, 'drain_ms')))]);
+  }
+  rows.push(['idle tick', ...runs.map((b) => cell(b, (x) => (x.idle_tick_ms === undefined ? undefined : `${fmt(x.idle_tick_ms)} ms`)))]);
+  rows.push(['peak RSS (bursts)', ...runs.map((b) => `${fmt(b.peak_rss_mb)} MB`)]);
+  rows.push(['seek p99, idle', ...runs.map((b) => cell(b, (x) => (x.mcp?.seek_idle_p99_ms == null ? undefined : `${fmtMs(x.mcp.seek_idle_p99_ms)} ms`)))]);
+  rows.push(['seek p99, during a drain', ...runs.map((b) => cell(b, (x) => (x.mcp?.seek_drain_p99_ms == null ? undefined : `${fmtMs(x.mcp.seek_drain_p99_ms)} ms`)))]);
+  rows.push(['targets met', ...runs.map((b) => `${(b.targets ?? []).filter((t) => t.status === 'met').length} of ${(b.targets ?? []).length}`)]);
+  const missed = other.targets?.filter((t) => t.status === 'missed') ?? [];
+  return [
+    `The same command on both Node drivers, one after the other on the same machine (absolute times drift between runs; compare within a row).`,
+    '',
+    table(['', ...head], rows, [':--', ...head.map(() => '--:')]),
+    '',
+    missed.length ? `Missed on ${other.machine?.sqlite_driver}: ${missed.map((t) => `${t.target} (${value(t)})`).join('; ')}.` : `Every target is met on ${other.machine?.sqlite_driver} too.`,
+  ].join('\n');
+}
+
 const targetRows = (bench.targets ?? []).map((t) => [t.target, value(t), status(t)]);
 const refRows = bench.reference.bursts.map((ref) => {
   const o = bySize.get(ref.size);
@@ -189,7 +227,7 @@ deletions. Numbers are medians of ${bench.runs_per_size ?? '?'} runs per size.
 
 - **Date**: ${bench.date ?? 'unknown'}
 - **Machine**: ${m.cpus ?? '?'} CPUs (${m.cpu_model ?? '?'}), ${m.total_mem_mb ? `${Math.round(m.total_mem_mb / 1024)} GB RAM` : '? RAM'}, ${m.platform ?? '?'} ${m.arch ?? ''} ${m.os_release ?? ''}
-- **Runtime**: ${m.runtime ?? '?'}, git ${m.git_version ?? '?'}, ${m.pool_threads ?? '?'} pool threads, drain batches of 32 files
+- **Runtime**: ${m.runtime ?? '?'} with ${m.sqlite_driver ?? '?'} (SQLite ${m.sqlite_version ?? '?'}), git ${m.git_version ?? '?'}, ${m.pool_threads ?? '?'} pool threads, drain batches of 32 files
 - **Command**: \`gardener ${ARGS.join(' ')}\`
 
 ## Burst ticks
@@ -227,6 +265,10 @@ ${mcpSection()}
 
 ${table(['target', 'measured', ''], targetRows, [':--', '--:', ':--'])}
 
+## Drivers side by side
+
+${driversSection()}
+
 ## Beside the reference
 
 The system Gardener replaces (DESIGN.md §9: measured on a laptop, git backend, budget 32; its
@@ -250,7 +292,8 @@ npm run build
 node dist/src/cli/main.js bench                  # table on stdout, progress on stderr
 node dist/src/cli/main.js bench --json           # one JSON object
 node dist/src/cli/main.js bench --no-mcp         # bursts only: no MCP initialize or seek latency
-npm run bench:doc                                # re-run and rewrite this page
+node_modules/node/bin/node dist/src/cli/main.js bench   # the same on Node 24 (node:sqlite)
+npm run bench:doc                                # re-run on both drivers and rewrite this page
 \`\`\`
 `;
 

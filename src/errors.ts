@@ -107,3 +107,150 @@ export class GitError extends GardenerError {
     this.name = 'GitError';
   }
 }
+
+/** The service manager (systemctl, launchctl) refused or is missing. */
+export class ServiceError extends GardenerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('GDN_SERVICE_FAILED', message, options);
+    this.name = 'ServiceError';
+  }
+}
+
+/** A skeleton write keyed on a `store_version` that is no longer current (optimistic concurrency). */
+export class SkeletonConflictError extends GardenerError {
+  readonly current: number;
+  constructor(given: number, current: number) {
+    super(
+      'GDN_SKELETON_CONFLICT',
+      `store_version ${given} is stale: the skeleton is at store_version ${current} now. Read it again (the \`skeleton\` tool) and redo the change on that version`,
+    );
+    this.name = 'SkeletonConflictError';
+    this.current = current;
+  }
+}
+
+/** A skeleton edit or ratify with no candidate to work on. */
+export class NoCandidateError extends GardenerError {
+  constructor(what: string, ratified: boolean) {
+    super(
+      'GDN_NO_CANDIDATE',
+      ratified
+        ? `${what} works on a candidate, and this brain has only a ratified skeleton (it changes only through a candidate): call skeleton_candidate {from: "ratified"} to start one from it`
+        : `${what} needs a candidate skeleton and there is none: call skeleton_candidate first`,
+      { exitCode: 2 },
+    );
+    this.name = 'NoCandidateError';
+  }
+}
+
+/** A command that needs a ratified skeleton on a brain that has none. */
+export class NoSkeletonError extends GardenerError {
+  constructor(brainId: string) {
+    super(
+      'GDN_NO_SKELETON',
+      `brain ${brainId} has no ratified skeleton: propose one (\`gardener skeleton candidate\` or the skeleton_candidate tool), edit it, then ratify it with skeleton_ratify`,
+      { exitCode: 2 },
+    );
+    this.name = 'NoSkeletonError';
+  }
+}
+
+/**
+ * The brain's file exists but this process may not read or write it (EACCES/EPERM, or SQLite
+ * could not open an unreadable file). The store is fine: fix the permissions, never rebuild.
+ */
+export class StorePermissionError extends GardenerError {
+  readonly file: string;
+  readonly errno: string;
+  constructor(file: string, errno: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_STORE_PERMISSION',
+      `${file} cannot be opened: permission denied (${errno}: ${detail}). The store itself is not damaged: ` +
+        `give the user running Gardener read and write access to the file and its folder.`,
+      { ...options, exitCode: 2 },
+    );
+    this.name = 'StorePermissionError';
+    this.file = file;
+    this.errno = errno;
+  }
+}
+
+/** Another connection held the brain's lock past the busy timeout (SQLITE_BUSY/LOCKED). */
+export class StoreLockedError extends GardenerError {
+  readonly file: string;
+  readonly errno: string;
+  constructor(file: string, errno: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_STORE_LOCKED',
+      `${file} is locked by another process (${errno}: ${detail}). The store is not damaged: retry when the other process is done.`,
+      options,
+    );
+    this.name = 'StoreLockedError';
+    this.file = file;
+    this.errno = errno;
+  }
+}
+
+/** The disk failed the brain's file: an I/O error or no space left (SQLITE_IOERR/FULL, ENOSPC). */
+export class StoreIoError extends GardenerError {
+  readonly file: string;
+  readonly errno: string;
+  constructor(file: string, errno: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_STORE_IO',
+      `${file} could not be read or written (${errno}: ${detail}). The store was left as it was: ` +
+        `check the disk (free space, mount, hardware) and retry.`,
+      options,
+    );
+    this.name = 'StoreIoError';
+    this.file = file;
+    this.errno = errno;
+  }
+}
+
+/** A native module was built for another Node ABI (Node changed under it since install). */
+export class NativeModuleAbiError extends GardenerError {
+  readonly module: string;
+  constructor(module: string, builtFor: string, running: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_NATIVE_MODULE_ABI',
+      `the native module ${module} was built for another Node.js (NODE_MODULE_VERSION ${builtFor}; ` +
+        `this Node.js ${process.version} needs ${running}). Your stores are fine: run \`npm rebuild ${module}\` ` +
+        `with this Node, or use Node >= 22.13, whose built-in node:sqlite needs no native module.`,
+      options,
+    );
+    this.name = 'NativeModuleAbiError';
+    this.module = module;
+  }
+}
+
+/** No SQLite driver on this runtime: Node without node:sqlite and better-sqlite3 not installed. */
+export class SqliteDriverMissingError extends GardenerError {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'GDN_SQLITE_DRIVER_MISSING',
+      `no SQLite driver: Node.js ${process.version} has no node:sqlite and the module better-sqlite3 is not installed ` +
+        `(its native build failed or was skipped). Either install a compiler toolchain (python3, make, a C++ compiler) ` +
+        `and run \`npm install\` again (better-sqlite3 is an optional dependency), or use Node >= 22.13, which has SQLite built in.`,
+      options,
+    );
+    this.name = 'SqliteDriverMissingError';
+  }
+}
+
+/** The SQLite behind the driver lacks FTS5 or contentless_delete (SQLite >= 3.43.0). */
+export class SqliteUnsupportedError extends GardenerError {
+  readonly driver: string;
+  readonly found: string;
+  constructor(driver: string, found: string, needed: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_SQLITE_UNSUPPORTED',
+      `the SQLite of ${driver} is ${found}, Gardener needs ${needed} (${detail}). No store was opened or changed: ` +
+        `use a Node.js or Bun whose SQLite is newer.`,
+      options,
+    );
+    this.name = 'SqliteUnsupportedError';
+    this.driver = driver;
+    this.found = found;
+  }
+}

@@ -68,6 +68,11 @@ describe('gardener bench --json', () => {
       assert.ok((run.total_ms as number) >= (run.detect_ms as number), 'the tick contains its detection');
       assert.ok(Math.abs((run.per_file_ms as number) - (run.total_ms as number) / 10) < 0.01);
       assert.ok((run.loop_delay_p99_ms as number) >= 0);
+      const skeleton = out.skeleton as Record<string, unknown>;
+      for (const key of ['candidate_ms', 'rooms', 'inside_share', 'reconcile_ms', 'reconcile_loop_delay_p99_ms', 'reconcile_burst_files']) {
+        assert.ok(isNumber(skeleton[key]), `skeleton.${key} is a number, got ${JSON.stringify(skeleton[key])}`);
+      }
+      assert.ok((skeleton.rooms as number) >= 1, 'the candidate has rooms');
 
       assert.ok(isNumber(out.peak_rss_mb) && out.peak_rss_mb > 0);
       const reference = out.reference as { bursts: { size: number; total_ms: number; per_file_ms: number }[]; peak_rss_mb: number };
@@ -78,6 +83,9 @@ describe('gardener bench --json', () => {
       ]);
       assert.ok(isNumber(reference.peak_rss_mb));
       assert.equal(out.base_files, 200);
+      const machine = out.machine as { sqlite_driver: string; sqlite_version: string };
+      assert.match(machine.sqlite_driver, /^(node:sqlite|bun:sqlite|better-sqlite3)$/, 'the bench names its SQLite driver');
+      assert.match(machine.sqlite_version, /^3\.\d+\.\d+$/);
       assert.ok(isNumber(out.idle_tick_ms) && isNumber(out.git_status_ms));
       for (const t of out.targets as { status: string }[]) assert.ok(['met', 'missed', 'not measured'].includes(t.status));
 

@@ -1,19 +1,21 @@
 /**
- * The store suite, run on both adapters: `npm test` runs it under Node (better-sqlite3)
- * and again under Bun (bun:sqlite). Nothing here may depend on which runtime it is on.
+ * The store suite, run on every driver: `npm test` runs it under Node (better-sqlite3 on Node 20,
+ * node:sqlite on Node >= 22.13) and again under Bun (bun:sqlite); CI adds Node 24. Nothing here
+ * may depend on which runtime it is on.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import {
   openStore, openDatabase, isBun, ensureRoot, pushChanges, peekBacklog, countBacklog, commitResults,
   readVigil, setArmed, acquireTickLease, releaseTickLease, recordAlert, listAlerts, ackAlert, seek, readStatus,
-  SCHEMA_VERSION, MAX_ALERTS, countNotes, APPLICATION_ID,
+  SCHEMA_VERSION, MAX_ALERTS, countNotes, APPLICATION_ID, deferUpkeep, runUpkeep,
 } from '../src/store/index.js';
 import { MIGRATIONS } from '../src/store/schema.js';
-import { StoreCorruptError, StoreTooNewError } from '../src/errors.js';
+import { StoreCorruptError, StoreLockedError, StoreTooNewError } from '../src/errors.js';
 import { extractionFields, type DetectResult, type FileResult } from '../workers/types.js';
 
 function tempFile(): { file: string; cleanup: () => void } {
@@ -33,12 +35,45 @@ function ingested(id: number, rootId: number, path: string, content: string, sym
   };
 }
 
-test(`the adapter in use is the runtime's own (${isBun ? 'bun:sqlite' : 'better-sqlite3'})`, () => {
+/** The driver this runtime should get: Bun's own, Node's own where it has one, else better-sqlite3. */
+function expectedDriver(): string {
+  if (isBun) return 'bun:sqlite';
+  try {
+    createRequire(import.meta.url)('node:sqlite');
+    return 'node:sqlite';
+  } catch {
+    return 'better-sqlite3';
+  }
+}
+
+test(`the adapter in use is the runtime's own (${expectedDriver()}), and says which SQLite it is`, () => {
   const { file, cleanup } = tempFile();
   try {
     const db = openDatabase(file);
-    assert.equal(db.driver, isBun ? 'bun:sqlite' : 'better-sqlite3');
+    assert.equal(db.driver, expectedDriver());
+    assert.match(db.sqliteVersion, /^3\.\d+\.\d+$/);
+    assert.equal(db.prepare('SELECT sqlite_version() AS v').get<{ v: string }>()!.v, db.sqliteVersion);
     assert.equal(db.prepare('SELECT 1 AS one WHERE 0').get(), undefined);
+    db.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a transaction commits, rolls back on a throw, and nests', () => {
+  const { file, cleanup } = tempFile();
+  try {
+    const db = openDatabase(file);
+    db.exec('CREATE TABLE t (x INTEGER)');
+    const insert = (x: number) => db.prepare('INSERT INTO t (x) VALUES (?)').run(x);
+    db.transaction(() => insert(1))();
+    assert.throws(() => db.transaction(() => { insert(2); throw new Error('boom'); })());
+    db.transaction(() => {
+      insert(3);
+      assert.throws(() => db.transaction(() => { insert(4); throw new Error('inner'); })());
+      db.transaction(() => insert(5))();
+    })();
+    assert.deepEqual(db.prepare('SELECT x FROM t ORDER BY x').all<{ x: number }>().map((r) => r.x), [1, 3, 5]);
     db.close();
   } finally {
     cleanup();
@@ -90,6 +125,31 @@ test("another application's SQLite database is refused, never migrated", () => {
     const check = openDatabase(file);
     assert.equal(check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'files'").get<{ n: number }>()!.n, 0);
     check.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a store locked by another connection is a lock error naming the file, never "corrupt"', () => {
+  const { file, cleanup } = tempFile();
+  try {
+    openStore(file).close();
+    const holder = openDatabase(file);
+    holder.exec('PRAGMA locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE');
+    for (const readonly of [false, true]) {
+      assert.throws(() => openStore(file, { readonly, busyTimeoutMs: 1 }), (err: unknown) => {
+        assert.ok(err instanceof StoreLockedError, String(err));
+        assert.equal(err.code, 'GDN_STORE_LOCKED');
+        assert.ok(err.message.includes(file), err.message);
+        assert.match(err.message, /SQLITE_BUSY|SQLITE_LOCKED/);
+        assert.doesNotMatch(err.message, /move it aside|rebuild/);
+        return true;
+      });
+    }
+    holder.exec('COMMIT');
+    holder.close();
+    openStore(file).close();
   } finally {
     cleanup();
   }
@@ -204,6 +264,36 @@ test('seek ranks symbol definitions before plain text and reads the line of a te
   } finally {
     cleanup();
     rmSync(rootDir, { recursive: true, force: true });
+  }
+});
+
+test('upkeep merges the full-text index until FTS5 finds nothing left to merge, within its budget', () => {
+  const { file, cleanup } = tempFile();
+  try {
+    const db = openStore(file);
+    deferUpkeep(db);
+    const root = ensureRoot(db, '/repo', 1);
+    const words = Array.from({ length: 4000 }, (_, i) => `w${(i * 7919) % 10007}`);
+    // As a drain writes them: one transaction, so one new index segment, per batch (fewer
+    // batches than FTS5's crisis merge of 16, which would merge inside a commit).
+    for (let batch = 0; batch < 15; batch++) {
+      const paths = Array.from({ length: 16 }, (_, i) => `src/b${batch}/f${i}.ts`);
+      pushChanges(db, root, detected(paths.map((path) => ({ path, size: 1, mtimeMs: 1, deleted: false }))), 1);
+      const items = peekBacklog(db, 0, 100);
+      db.transaction(() => commitResults(db, items.map((it, i) => ingested(it.id, root, it.path, words.slice(i * 200, i * 200 + 1000).join(' '))), 2))();
+    }
+    const segments = () => db.prepare('SELECT count(DISTINCT id >> 37) AS n FROM fts_data WHERE id >= 137438953472').get<{ n: number }>()!.n;
+    const before = segments();
+    const budgetCut = runUpkeep(db, { budgetMs: 10, now: (() => { let t = 0; return () => (t += 10); })() });
+    assert.equal(budgetCut.merges, 1, 'a clock past the budget stops after one merge');
+    const outcome = runUpkeep(db, { now: () => 0 }); // a clock that never moves: only "nothing left" stops it
+    assert.ok(outcome.merges > 1, `merged in ${outcome.merges} transactions`);
+    assert.ok(segments() < before, `segments ${before} -> ${segments()}`);
+    assert.equal(runUpkeep(db, { now: () => 0 }).merges, 1, 'the next upkeep finds nothing left to merge');
+    assert.equal(seek(db, words[5]!).length > 0, true, 'the index still answers');
+    db.close();
+  } finally {
+    cleanup();
   }
 });
 

@@ -62,7 +62,7 @@ function eventsCovering(w: BrainWatcher, n: number): Promise<void> {
 
 const hasSymbol = (brain: Brain, name: string) => seek(brain.reader, name, { limit: 5 }).some((h) => h.symbol === name);
 
-test('a single save reaches the map after one burst window', async () => {
+test('a single save reaches the map after one burst window', { timeout: 60_000 }, async () => {
   const f = await watchedBrain(sourceFiles(5));
   try {
     assert.equal(f.watcher.backend, 'native');
@@ -83,7 +83,7 @@ test('a single save reaches the map after one burst window', async () => {
   }
 });
 
-test('a 1000-file checkout is one detection', async () => {
+test('a 1000-file checkout is one detection', { timeout: 60_000 }, async () => {
   const f = await watchedBrain(sourceFiles(1000, 'src/big/f'));
   try {
     f.repo.git('checkout', '-q', '-b', 'rewrite');
@@ -105,7 +105,7 @@ test('a 1000-file checkout is one detection', async () => {
   }
 });
 
-test('events during a tick cause exactly one follow-up', async () => {
+test('events during a tick cause exactly one follow-up', { timeout: 60_000 }, async () => {
   const repo = await makeGitRepo(sourceFiles(3));
   const t = await makeTestBrains();
   const { brain } = await t.brains.ensure(repo.dir);
@@ -146,7 +146,7 @@ test('events during a tick cause exactly one follow-up', async () => {
   }
 });
 
-test('a closed watcher (disarm) requests no more ticks', async () => {
+test('a closed watcher (disarm) requests no more ticks', { timeout: 60_000 }, async () => {
   const f = await watchedBrain(sourceFiles(3));
   try {
     let requested = 0;
@@ -162,7 +162,7 @@ test('a closed watcher (disarm) requests no more ticks', async () => {
   }
 });
 
-test('a watcher that cannot subscribe falls back to polling with an alert that names the fix', async () => {
+test('a watcher that cannot subscribe falls back to polling with an alert that names the fix', { timeout: 60_000 }, async () => {
   const full: WatchBackend = {
     name: 'native',
     subscribe: async () => {
@@ -185,7 +185,7 @@ test('a watcher that cannot subscribe falls back to polling with an alert that n
   }
 });
 
-test('a native module that does not load means polling, said in an alert', async () => {
+test('a native module that does not load means polling, said in an alert', { timeout: 60_000 }, async () => {
   const f = await watchedBrain(sourceFiles(2), new Error('Cannot find module @parcel/watcher-linux-x64-glibc') as unknown as WatchBackend);
   try {
     assert.equal(f.watcher.backend, `poll(${POLL_INTERVAL_MS / 1000}s)`);
@@ -195,7 +195,7 @@ test('a native module that does not load means polling, said in an alert', async
   }
 });
 
-test('a root that vanishes is polled for, then watched again when it comes back', async () => {
+test('a root that vanishes is polled for, then watched again when it comes back', { timeout: 60_000 }, async () => {
   const f = await watchedBrain(sourceFiles(3));
   const root = f.brain.roots[0]!;
   const aside = `${root}-aside`;
@@ -208,14 +208,15 @@ test('a root that vanishes is polled for, then watched again when it comes back'
     assert.ok(f.alerts.some((a) => a.code === 'watcher_failed' && /is gone/.test(a.message)));
     renameSync(aside, root);
     const back = once(f.watcher, 'subscribed');
+    const repaired = once(f.watcher, 'ticked');
     f.clock.advance(BURST_COALESCE_WINDOW_MS + POLL_INTERVAL_MS);
-    await back;
+    await Promise.all([back, repaired]);
+    await f.watcher.idle();
     assert.equal(f.watcher.backend, 'native');
     // Watched again: a save after the return reaches the map.
     const seen = eventsCovering(f.watcher, 1);
     f.repo.write('src/back.ts', 'export function cameBack(): number {\n  return 3;\n}\n');
     await seen;
-    await f.vigil.idle();
     const ticked = once(f.watcher, 'ticked');
     f.clock.advance(BURST_COALESCE_WINDOW_MS);
     await ticked;
@@ -226,7 +227,7 @@ test('a root that vanishes is polled for, then watched again when it comes back'
   }
 });
 
-test('a burst that creates folders re-subscribes its root, so files inside them are seen later', async () => {
+test('a burst that creates folders re-subscribes its root, so files inside them are seen later', { timeout: 60_000 }, async () => {
   const f = await watchedBrain(sourceFiles(2));
   try {
     let subscribed = 0;
@@ -235,7 +236,6 @@ test('a burst that creates folders re-subscribes its root, so files inside them 
     mkdirSync(join(f.repo.dir, 'pkg/deep/er'), { recursive: true });
     writeFileSync(join(f.repo.dir, 'pkg/deep/er/first.ts'), 'export const first = 1;\n');
     await seen;
-    await new Promise((r) => setImmediate(r));
     const ticked = once(f.watcher, 'ticked');
     f.clock.advance(BURST_COALESCE_WINDOW_MS);
     await ticked;

@@ -18,6 +18,11 @@ import {
   type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
 } from '../src/store/index.js';
 import type { BacklogItem, DetectResult, FileResult } from './types.js';
+import {
+  proposeCandidate, editCandidate, ratifyCandidate, candidateLease, readForReconcile, writeReconciled,
+  setReconcileDeadline, clearReconcileDeadline, readSkeletonMeta, refusing, rootTextReader,
+  type SkeletonEdit, type LeaseAction, type Derived,
+} from '../src/skeleton/index.js';
 
 export class StoreWriter {
   #db: Database | undefined;
@@ -34,8 +39,8 @@ export class StoreWriter {
   }
 
   /** Deferred store upkeep (checkpoint, index merge); the vigil calls it after each tick. */
-  runUpkeep(): UpkeepOutcome {
-    return runUpkeep(this.#open());
+  runUpkeep(options?: { budgetMs?: number }): UpkeepOutcome {
+    return runUpkeep(this.#open(), options);
   }
 
   ensureRoot(path: string, now: number): number {
@@ -110,6 +115,52 @@ export class StoreWriter {
   ackAlert(id: number, now: number): boolean {
     const db = this.#open();
     return db.transaction(() => ackAlert(db, id, now))();
+  }
+
+  // The skeleton (src/skeleton/): each write one transaction; refusals come back as data
+  // (refusal.ts) because Comlink does not carry an error's code.
+
+  skeletonPropose(now: number, from: 'code' | 'ratified') {
+    const db = this.#open();
+    const readText = rootTextReader(listRoots(db).map((r) => r.path));
+    return refusing(() => db.transaction(() => proposeCandidate(db, now, from, { readText }))());
+  }
+
+  skeletonEdit(storeVersion: number, edits: SkeletonEdit[], now: number) {
+    const db = this.#open();
+    return refusing(() => db.transaction(() => editCandidate(db, storeVersion, edits, now))());
+  }
+
+  skeletonRatify(storeVersion: number, now: number) {
+    const db = this.#open();
+    return refusing(() => db.transaction(() => ratifyCandidate(db, storeVersion, now))());
+  }
+
+  skeletonLease(action: LeaseAction, holder: string, ttlS: number, now: number) {
+    const db = this.#open();
+    return refusing(() => db.transaction(() => candidateLease(db, action, holder, ttlS, now))());
+  }
+
+  /** The reconciler's read; the derive runs here, off the main thread. */
+  skeletonReadForReconcile(now: number) {
+    return readForReconcile(this.#open(), now);
+  }
+
+  skeletonWriteReconciled(storeVersion: number, derived: Derived, now: number) {
+    const db = this.#open();
+    return db.transaction(() => writeReconciled(db, storeVersion, derived, now))();
+  }
+
+  skeletonSetDeadline(at: number): void {
+    setReconcileDeadline(this.#open(), at);
+  }
+
+  skeletonClearDeadline(atMost: number): void {
+    clearReconcileDeadline(this.#open(), atMost);
+  }
+
+  skeletonMeta() {
+    return readSkeletonMeta(this.#open());
   }
 
   close(): void {

@@ -60,11 +60,47 @@ for (const [name, what] of [
     .action(async (dir, opts) => (await import('./commands/daemon.js')).daemon(name, dir, opts));
 }
 
+const skeleton = program
+  .command('skeleton')
+  .description("print the brain's skeleton (ratified, else the candidate): rooms, files, imports between rooms")
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, opts) => (await import('./commands/skeleton.js')).showSkeleton(dir, opts));
+// `--json` after a subcommand is parsed by the parent (it declares it too): read both.
+skeleton
+  .command('candidate')
+  .description('propose a candidate skeleton from the code map (after a tick)')
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, _opts, cmd: Command) => (await import('./commands/skeleton.js')).candidateSkeleton(dir, cmd.optsWithGlobals()));
+skeleton
+  .command('check')
+  .description('recompute the ratified skeleton now; exit 1 if an import breaks may_use or a file is in no room')
+  .argument('[dir]', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, _opts, cmd: Command) => (await import('./commands/skeleton.js')).checkSkeleton(dir, cmd.optsWithGlobals()));
+
 program
   .command('mcp')
   .description('serve MCP over stdio for an agent host (logs on stderr)')
   .option('--root <dir>', 'the session folder (default: the working directory)')
   .action(async (opts) => (await import('./commands/mcp.js')).mcp(opts));
+
+const service = program.command('service').description('run the owner (gardener serve) as a systemd user service or a launchd agent');
+for (const [name, what] of [
+  ['install', 'write the unit (or plist), enable and start it; re-running is safe'],
+  ['uninstall', 'stop, disable and remove it (nothing installed is not an error)'],
+  ['status', 'what the service manager says, and whether the installed file is current'],
+  ['print', 'write the unit (or plist) to stdout and change nothing'],
+] as const) {
+  service
+    .command(name)
+    .description(what)
+    .option('--systemd', 'use systemd (default on Linux)')
+    .option('--launchd', 'use launchd (default on macOS)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) => (await import('./commands/service.js')).service(name, opts));
+}
 
 program
   .command('bench')

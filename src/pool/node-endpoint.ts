@@ -7,6 +7,8 @@ import adapter from 'comlink/dist/umd/node-adapter.js';
 import type { Endpoint } from 'comlink';
 
 import type { MessagePort, Worker } from 'node:worker_threads';
+// Every Comlink endpoint keeps GardenerErrors whole (their code and exit code) across threads.
+import './error-transfer.js';
 
 type NodeEndpointFn = (nep: MessagePort | Worker) => Endpoint;
 

@@ -1,4 +1,4 @@
-export { openDatabase, isBun, type Database, type Statement, type SqlValue } from './sqlite-adapter.js';
+export { openDatabase, sqliteDriver, isBun, type Database, type Statement, type SqlValue, type DriverName } from './sqlite-adapter.js';
 export { openStore, type OpenStoreOptions } from './open-store.js';
 export { SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
 export { ensureRoot, listRoots, getRoot, type RootRow } from './roots.js';
@@ -13,4 +13,4 @@ export { seek, lineOf, type SeekHit, type SeekOptions } from './seek.js';
 export { readStatus, type BrainStats } from './stats.js';
 export { addNote, removeNote, bootNotes, countNotes, searchNotes, type Note, type NoteInput, type NoteHit } from './notes.js';
 export { languageCounts, importCounts, topFolders, symbolsOf, type FolderSummary } from './orientation.js';
-export { deferUpkeep, runUpkeep, FTS_MERGE_PAGES, CHECKPOINT_WAL_BYTES, type UpkeepOutcome } from './maintenance.js';
+export { deferUpkeep, runUpkeep, FTS_MERGE_PAGES, UPKEEP_MERGE_BUDGET_MS, CHECKPOINT_WAL_BYTES, type UpkeepOutcome, type UpkeepOptions } from './maintenance.js';

@@ -90,6 +90,27 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE VIRTUAL TABLE notes_fts USING fts5(text, tags, files, tokenize = "unicode61 tokenchars '_'");
   `,
+  // The skeleton (src/skeleton/): a candidate and a ratified room list with what was derived
+  // for each, and one row of shared state: the store_version every skeleton write bumps, the
+  // persisted reconcile deadline, and the advisory candidate lease.
+  `
+  CREATE TABLE skeleton (
+    state TEXT PRIMARY KEY CHECK (state IN ('candidate', 'ratified')),
+    rooms TEXT NOT NULL,
+    derived TEXT NOT NULL,
+    written_at INTEGER NOT NULL,
+    derived_at INTEGER NOT NULL
+  );
+  CREATE TABLE skeleton_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    store_version INTEGER NOT NULL DEFAULT 0,
+    reconcile_due_at INTEGER,
+    reconciled_at INTEGER,
+    lease_holder TEXT,
+    lease_until INTEGER
+  );
+  INSERT INTO skeleton_state (id) VALUES (1);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

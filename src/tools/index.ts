@@ -7,6 +7,7 @@ import { seekTool, northTool, bootMemoryTool, delegateTool } from './recall-tool
 import { rememberTool, forgetTool } from './memory-tools.js';
 import { ingestTool, scanTool, scanAllTool } from './heavy-tools.js';
 import { sessionHandshakeTool, alertsListTool, alertsAckTool } from './session-tools.js';
+import { skeletonTool, skeletonCandidateTool, candidateLeaseTool, skeletonEditTool, skeletonRatifyTool } from './skeleton-tools.js';
 import { daemonStartTool, daemonStopTool, daemonStatusTool, changesTool } from './watched-tools.js';
 
 export const TOOLS: readonly ToolDef[] = [
@@ -22,6 +23,11 @@ export const TOOLS: readonly ToolDef[] = [
   sessionHandshakeTool,
   alertsListTool,
   alertsAckTool,
+  skeletonTool,
+  skeletonCandidateTool,
+  candidateLeaseTool,
+  skeletonEditTool,
+  skeletonRatifyTool,
   daemonStartTool,
   daemonStopTool,
   daemonStatusTool,

@@ -10,6 +10,7 @@ import { freshnessOf, narrowFreshness } from './freshness.js';
 import { READ_ONLY, bootMemoryAnswer, delegateAnswer, northAnswer, seekAnswer } from './answer-schemas.js';
 import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
 import { analyseQuery, isTextQuery, seekText, taskFiles } from '../ranking/index.js';
+import { northRooms } from '../skeleton/index.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
 export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
@@ -52,7 +53,7 @@ export const northTool = defineTool({
   name: 'north',
   output: northAnswer,
   annotations: READ_ONLY,
-  description: 'Orientation: roots, languages, top folders with file counts and their most-imported files, freshness.',
+  description: 'Orientation: roots, languages, top folders with file counts and their most-imported files, the ratified skeleton\'s rooms when there is one, freshness.',
   traffic: 'recall',
   input: z.object({}).strict(),
   handler: async (_args, { session }) => {
@@ -67,6 +68,7 @@ export const northTool = defineTool({
       symbols: stats.symbols,
       languages: languageCounts(db).slice(0, 12),
       folders,
+      ...ratifiedRooms(db),
       freshness: freshnessOf(brain, folders.flatMap((f) => f.mostImported.map((m) => m.path))),
     };
   },
@@ -126,3 +128,9 @@ export const delegateTool = defineTool({
 });
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The ratified skeleton's rooms for `north`, when there is one (src/skeleton/). */
+function ratifiedRooms(db: Parameters<typeof northRooms>[0]): { rooms?: NonNullable<ReturnType<typeof northRooms>> } {
+  const rooms = northRooms(db);
+  return rooms ? { rooms } : {};
+}

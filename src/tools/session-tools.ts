@@ -36,6 +36,8 @@ export const sessionHandshakeTool = defineTool({
       armed: freshness.armed,
       backend: roots[0]?.backend ?? null,
       roots: roots.map((r) => r.path),
+      driver: brain.reader.driver,
+      sqlite: brain.reader.sqliteVersion,
       freshness,
     };
   },

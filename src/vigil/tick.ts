@@ -12,6 +12,7 @@ import type { Brain } from '../brain/brain.js';
 import { textBuffers, type FileResult, type HashExtractOutput } from '../../workers/types.js';
 import { moved } from '../pool/index.js';
 import { AbortedError } from '../errors.js';
+import { AUTO_RECONCILE_QUIET_WINDOW_MS } from '../skeleton/index.js';
 
 /** Files per drain batch: small enough to commit in a few ms, large enough to amortise a call. */
 export const DEFAULT_MAX_FILES = 32;
@@ -96,6 +97,9 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
     const t1 = performance.now();
     report.detectMs = t1 - t0;
     report.backlogLeft = await drain(brain, roots, waiting, maxFiles, options, report, now);
+    // A tick that changed the map pushes the skeleton's reconcile deadline, persisted so a
+    // process restarted inside the quiet window still reconciles (src/skeleton/reconciler.ts).
+    if (report.drained > 0) await writer.skeletonSetDeadline(now() + AUTO_RECONCILE_QUIET_WINDOW_MS);
     report.drainMs = performance.now() - t1;
     finished = true;
     return report;

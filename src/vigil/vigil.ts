@@ -10,6 +10,7 @@
 import { EventEmitter } from 'node:events';
 import type { Brain } from '../brain/brain.js';
 import { runTick, type TickOptions, type TickReport } from './tick.js';
+import type { ReconcilerOptions } from '../skeleton/index.js';
 
 export type TickOutcome =
   | { ok: true; report: TickReport }
@@ -23,6 +24,8 @@ export interface VigilOptions {
   /** Where failures are logged. @default a line on stderr */
   log?: (line: string) => void;
   now?: () => number;
+  /** The skeleton's auto-reconciler, run beside each brain's vigil by Vigils; false turns it off. @default {} */
+  reconcile?: ReconcilerOptions | false;
 }
 
 export class Vigil extends EventEmitter {

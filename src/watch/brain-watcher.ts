@@ -62,7 +62,9 @@ export class BrainWatcher extends EventEmitter {
   #pollTimer: unknown = null;
   #safetyTimer: unknown = null;
   #closed = false;
-  #ticking: Promise<void> | null = null;
+  #ticking = new Set<Promise<void>>();
+  /** Stats of created paths still running: the repair after a tick waits for them. */
+  #checks = new Set<Promise<void>>();
 
   constructor(options: BrainWatcherOptions) {
     super();
@@ -104,7 +106,7 @@ export class BrainWatcher extends EventEmitter {
     const subs = [...this.#roots.values()].flatMap((r) => (r.kind === 'subscribed' ? [r.sub] : []));
     this.#roots.clear();
     await Promise.allSettled(subs.map((s) => s.unsubscribe()));
-    await this.#ticking;
+    await this.idle();
     this.emit('closed');
   }
 
@@ -145,11 +147,17 @@ export class BrainWatcher extends EventEmitter {
   #onEvents(root: string, err: Error | null, events: WatchEvent[]): void {
     if (this.#closed) return;
     if (err) {
+      // The subscription is dead (a watcher error, a crashed watch host): say so (polling),
+      // detect fully at the next tick, and subscribe afresh right after it.
       this.#o.log(`watcher error on ${root}: ${err.message}`);
-      void stat(root).then(
-        () => this.#needsResubscribe(root),
-        () => this.#markMissing(root),
-      );
+      const state = this.#roots.get(root);
+      if (state?.kind === 'subscribed') {
+        void state.sub.unsubscribe().catch(() => {});
+        this.#roots.set(root, { kind: 'failed', at: -Infinity });
+        this.emit('lost', root);
+      }
+      void stat(root).then(() => {}, () => this.#markMissing(root));
+      this.#armTimers();
       this.#burst.hint();
       return;
     }
@@ -161,7 +169,10 @@ export class BrainWatcher extends EventEmitter {
     }
     const created = events.filter((e) => e.type === 'create');
     if (events.length > RESUBSCRIBE_EVENT_COUNT || created.length > CREATED_PATHS_CHECKED) this.#needsResubscribe(root);
-    else if (created.length > 0) void this.#checkCreatedFolders(root, created);
+    else if (created.length > 0) {
+      const check = this.#checkCreatedFolders(root, created).finally(() => this.#checks.delete(check));
+      this.#checks.add(check);
+    }
     this.#burst.hint();
   }
 
@@ -180,14 +191,18 @@ export class BrainWatcher extends EventEmitter {
     this.emit('tick-requested', reason);
     const run = (async () => {
       await this.#o.requestTick();
+      await Promise.all(this.#checks);
       await this.#repair();
       this.emit('ticked', reason);
     })();
-    const tracked = run.finally(() => {
-      if (this.#ticking === tracked) this.#ticking = null;
-    });
-    this.#ticking = tracked;
+    const tracked = run.finally(() => this.#ticking.delete(tracked));
+    this.#ticking.add(tracked);
     return tracked;
+  }
+
+  /** Resolves when no tick the watcher asked for is still running (with its repair). */
+  async idle(): Promise<void> {
+    while (this.#ticking.size > 0) await Promise.all(this.#ticking);
   }
 
   /** After a tick: re-subscribe roots that asked for it, and look for missing or failed ones. */

@@ -23,9 +23,11 @@ export async function status(dir: string, opts: { json?: boolean }): Promise<voi
       brain: brain.id,
       roots: roots.map((r) => ({ path: r.path, backend: r.backend, since_ref: r.sinceRef, fallback: r.fallback })),
       alerts: stats.alerts,
+      driver: db.driver,
+      sqlite: db.sqliteVersion,
     };
     if (opts.json) return printJson(out);
-    printLine(`brain ${brain.id} (${brain.file})`);
+    printLine(`brain ${brain.id} (${brain.file}, ${db.driver}, SQLite ${db.sqliteVersion})`);
     for (const r of roots) {
       const why = r.fallback === 'git_missing' ? ' (git not found on PATH: using the stat walk)' : r.fallback ? ` (${r.fallback})` : '';
       printLine(`  root ${r.path}: ${r.backend ?? 'not yet detected'} backend${why}${r.sinceRef ? `, at ${r.sinceRef.slice(0, 12)}` : ''}`);

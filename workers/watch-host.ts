@@ -1,0 +1,54 @@
+/**
+ * Child process (not a thread): the native file watcher, kept out of the owner's process so a
+ * native crash (seen on macOS and Windows) kills only this child.
+ *
+ *   owner ── stdin: {op:'subscribe'|'unsubscribe', id, root} ──► [this process] ── @parcel/watcher
+ *         ◄── stdout: {op:'subscribed'|'failed'|'events', id, ...} ──┘
+ *
+ * One JSON object per line each way. It reports what changed under a root (events capped at
+ * WATCH_EVENTS_SENT, with the total), never reads a file and never opens a store.
+ */
+import { createInterface } from 'node:readline';
+import { loadNativeBackend, type RootSubscription, type WatchEvent } from '../src/watch/native-backend.js';
+import { WATCH_EVENTS_SENT, type HostReply, type HostRequest } from '../src/watch/host-protocol.js';
+
+const backend = await loadNativeBackend();
+const subs = new Map<number, Promise<RootSubscription | null>>();
+const send = (reply: HostReply) => process.stdout.write(`${JSON.stringify(reply)}\n`);
+
+function capped(root: string, events: WatchEvent[]): WatchEvent[] {
+  if (events.length <= WATCH_EVENTS_SENT) return events;
+  // The root's own deletion must survive the cap: it is what tells the owner the root is gone.
+  const rootGone = events.find((e) => e.type === 'delete' && e.path === root);
+  const head = events.slice(0, WATCH_EVENTS_SENT);
+  return rootGone && !head.includes(rootGone) ? [rootGone, ...head] : head;
+}
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let req: HostRequest;
+  try {
+    req = JSON.parse(line) as HostRequest;
+  } catch {
+    return;
+  }
+  if (req.op === 'subscribe') {
+    if (backend instanceof Error) return send({ op: 'failed', id: req.id, message: backend.message, code: 'ELOAD' });
+    const { id, root } = req;
+    const sub = backend
+      .subscribe(root, (err, events) => {
+        if (err) send({ op: 'failed', id, message: err.message, code: (err as NodeJS.ErrnoException).code });
+        else send({ op: 'events', id, events: capped(root, events), total: events.length });
+      })
+      .then(
+        (s) => (send({ op: 'subscribed', id }), s),
+        (err: NodeJS.ErrnoException) => (send({ op: 'failed', id, message: err.message, code: err.code }), null),
+      );
+    subs.set(id, sub);
+  } else if (req.op === 'unsubscribe') {
+    const sub = subs.get(req.id);
+    subs.delete(req.id);
+    void sub?.then((s) => s?.unsubscribe()).catch(() => {});
+  }
+});
+// The owner is gone: so is the reason to watch.
+process.stdin.on('end', () => process.exit(0));
