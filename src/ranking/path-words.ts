@@ -25,7 +25,12 @@ export interface PathVocabulary {
   postings: Map<string, number[]>;
   /** File id → index into `files`. */
   byId: Map<number, number>;
+  /** Path without extension (and without a trailing `/index`) → index into `files`: how a relative import names a file. */
+  byStem: Map<string, number>;
 }
+
+/** `src/a/index.ts` → `src/a`, `src/b.js` → `src/b`: both sides of an import meet on this. */
+export const stemOf = (p: string) => p.replace(/\.[A-Za-z0-9]+$/, '').replace(/\/index$/, '');
 
 const cache = new WeakMap<Database, PathVocabulary>();
 
@@ -37,6 +42,7 @@ export function pathVocabulary(db: Database): PathVocabulary {
   const files: PathFile[] = [];
   const postings = new Map<string, number[]>();
   const byId = new Map<number, number>();
+  const byStem = new Map<string, number>();
   for (const { id, path } of db.prepare('SELECT id, path FROM files').all<{ id: number; path: string }>()) {
     const words = [...new Set(splitWords(path))];
     for (const w of words) {
@@ -45,9 +51,10 @@ export function pathVocabulary(db: Database): PathVocabulary {
       list.push(files.length);
     }
     byId.set(id, files.length);
+    if (!byStem.has(stemOf(path))) byStem.set(stemOf(path), files.length);
     files.push({ id, path, words, nameWords: new Set(splitWords(path.slice(path.lastIndexOf('/') + 1))) });
   }
-  const vocab = { stamp, files, postings, byId };
+  const vocab = { stamp, files, postings, byId, byStem };
   cache.set(db, vocab);
   return vocab;
 }

@@ -12,6 +12,7 @@
  *            counted once per file however many definitions carry it
  *   named    bm25 over the compound identifiers the task names (`parseConfig`)
  *   notes    files named by notes that match the task
+ *   imports  files the best few import by a relative specifier (a change spans both)
  * then a prior lowers generated copies, tests and docs (a change is rarely made there). Every
  * weight is in weights.ts with the eval run that chose it.
  */
@@ -20,7 +21,9 @@ import type { SymbolDef } from '../ingest/extract/types.js';
 import type { RankQuery } from './query.js';
 import { documentFrequencies, wordForms } from './vocabulary.js';
 import { pathPrior } from './path-prior.js';
-import { pathVocabulary } from './path-words.js';
+import { pathVocabulary, stemOf, type PathVocabulary } from './path-words.js';
+import { posix } from 'node:path';
+import type { ImportRef } from '../ingest/extract/types.js';
 import { sameWord, wordsOfName } from './words.js';
 import * as W from './weights.js';
 
@@ -175,9 +178,46 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT);
   addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT);
 
+  // Files the best few import (relative imports only): a change often spans a file and what it uses.
+  if (W.NEIGHBOUR_LIST_WEIGHT > 0) {
+    const head = candidates
+      .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
+      .sort((a, b) => b.score - a.score || byText(a.c, b.c))
+      .slice(0, W.NEIGHBOUR_SOURCES);
+    const neighbours: Candidate[] = [];
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    for (const { c } of head) {
+      for (const id of importedFiles(db, paths, c)) {
+        let n = byId.get(id);
+        if (!n) {
+          const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
+          if (!f) continue;
+          n = { id, rootId: f.rootId, path: f.path, defs: JSON.parse(f.symbols) as SymbolDef[], textRank: Infinity, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: -1 };
+          byId.set(id, n);
+          candidates.push(n);
+        }
+        if (n !== c && !neighbours.includes(n)) neighbours.push(n);
+      }
+    }
+    addList(neighbours, W.NEIGHBOUR_LIST_WEIGHT);
+  }
+
   return candidates
     .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
     .sort((a, b) => b.score - a.score || byText(a.c, b.c))
     .slice(0, options.limit)
     .map(({ c, score }) => ({ rootId: c.rootId, path: c.path, score, matched: c.matched, defs: c.defs }));
+}
+
+/** Ids of the mapped files a candidate imports by a relative specifier (`./x.js` → `x.ts`). */
+function importedFiles(db: Database, paths: PathVocabulary, c: Candidate): number[] {
+  const row = db.prepare('SELECT imports FROM files WHERE id = ?').get<{ imports: string }>(c.id);
+  if (!row) return [];
+  const out: number[] = [];
+  for (const imp of JSON.parse(row.imports) as ImportRef[]) {
+    if (!imp.module.startsWith('.')) continue;
+    const at = paths.byStem.get(stemOf(posix.normalize(posix.join(posix.dirname(c.path), imp.module))));
+    if (at !== undefined) out.push(paths.files[at]!.id);
+  }
+  return out;
 }
