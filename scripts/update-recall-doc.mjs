@@ -65,7 +65,7 @@ const HISTORY = [
   ['G0', 'as T1 reverted, on a grown own history (no import neighbours)', 150, '0.51', '0.78', '0.73', '0.63', 'the reference for NB'],
   ['G1', 'files the best 3 import (relative imports) as a list, weight 0.3', 150, '0.49', '0.79', '0.73', '0.63', 'replaced by NB'],
   ['NB', 'as G1, weight 0.15', 150, '0.51', '0.80', '0.74', '0.63', 'kept'],
-  ['S2', 'held out: the final code on other commits (seed 2; BM25 hit@5 0.57, MRR 0.41)', 150, '0.50', '0.77', '0.72', '0.62', 'every target met, go included (0.80 vs 0.63)'],
+  ['S2', 'held out: the final code (NB) on other commits (seed 2; BM25 hit@5 0.57, MRR 0.41)', 150, '0.52', '0.78', '0.72', '0.63', 'every target met, go included (0.80 vs 0.63)'],
 ];
 
 /** Missed targets, named from the run; the reading of why is from the analysis of late 2026. */
