@@ -145,7 +145,7 @@ ${missedSection()}
 
 ## How the weights were chosen
 
-Overall numbers for \`delegate\` (BM25 in the same runs: hit@5 0.57–0.58, MRR 0.40–0.41), runs made
+Overall numbers for \`delegate\` (BM25 in the same runs: hit@5 0.57–0.63, MRR 0.40–0.45), runs made
 one after another while the ranking module (\`src/ranking/\`) was built; each weight in
 \`src/ranking/weights.ts\` names the run that chose it. One task is 0.008 overall.
 
