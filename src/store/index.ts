@@ -9,7 +9,7 @@ export {
   readVigil, setArmed, acquireTickLease, releaseTickLease, isProcessAlive, TICK_LEASE_STALE_MS,
   type VigilState, type LeaseOutcome, type TickCounts,
 } from './vigil-state.js';
-export { seek, type SeekHit, type SeekOptions } from './seek.js';
+export { seek, lineOf, type SeekHit, type SeekOptions } from './seek.js';
 export { readStatus, type BrainStats } from './stats.js';
 export { addNote, removeNote, bootNotes, countNotes, searchNotes, type Note, type NoteInput, type NoteHit } from './notes.js';
 export { languageCounts, importCounts, topFolders, symbolsOf, type FolderSummary } from './orientation.js';

@@ -100,7 +100,7 @@ function byScore(a: SeekHit, b: SeekHit): number {
 }
 
 /** The first line of the file on disk that contains a term (1 when none, or unreadable). */
-function lineOf(root: string, path: string, lowered: string[]): number {
+export function lineOf(root: string, path: string, lowered: string[]): number {
   let text: string;
   try {
     const fd = openSync(joinFsPath(root, path), constants.O_RDONLY | constants.O_NOFOLLOW);

@@ -20,7 +20,11 @@ const symbol = z.object({ name: z.string(), kind: z.string(), line: z.number().i
 const note = z.object({ id: z.number().int(), text: z.string(), tags: z.array(z.string()), files: z.array(z.string()) }).passthrough();
 const budgeted = { truncated: z.boolean(), tokens_used: z.number().int() };
 
+/** Said when an answer is empty: why (only stop words, nothing matches). */
+const why = z.string().optional();
+
 export const seekAnswer = z.object({
+  why,
   code: z.array(z.object({ path: z.string(), line: z.number().int(), symbol: z.string().nullable(), kind: z.string().nullable(), score: z.number() }).passthrough()),
   notes: z.array(note),
   freshness: freshnessSchema,
@@ -44,7 +48,8 @@ export const bootMemoryAnswer = z.object({
 }).passthrough();
 
 export const delegateAnswer = z.object({
-  files: z.array(z.object({ path: z.string(), score: z.number(), lines: z.array(z.number().int()), symbols: z.array(symbol) }).passthrough()),
+  why,
+  files: z.array(z.object({ path: z.string(), score: z.number(), lines: z.array(z.number().int()), symbols: z.array(symbol), room: z.string().optional().describe("the file's ratified room") }).passthrough()),
   notes: z.array(note),
   ...budgeted,
   freshness: freshnessSchema,

@@ -4,18 +4,25 @@
 import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import {
-  seek, searchNotes, bootNotes, countNotes, languageCounts, topFolders, listRoots, readStatus, symbolsOf,
+  seek, searchNotes, bootNotes, countNotes, languageCounts, topFolders, listRoots, readStatus,
 } from '../store/index.js';
 import { freshnessOf, narrowFreshness } from './freshness.js';
 import { READ_ONLY, bootMemoryAnswer, delegateAnswer, northAnswer, seekAnswer } from './answer-schemas.js';
 import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
-import { northRooms } from '../skeleton/index.js';
+import { analyseQuery, isTextQuery, seekText, taskFiles, withRooms } from '../ranking/index.js';
+import { northRooms, roomsOfPaths } from '../skeleton/index.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
 export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
 export const DEFAULT_DELEGATE_BUDGET_TOKENS = 4000;
 
 const budget = z.number().int().min(100).max(200_000);
+/** Files ranked for a delegate pack before the budget cuts the list. */
+const DELEGATE_CANDIDATE_FILES = 30;
+/** A text with something to search for: whitespace alone is refused with a reason. */
+const someText = (what: string) => z.string().refine((s) => s.trim().length > 0, `${what} must not be empty or only whitespace`);
+/** Why a recall answer came back empty, in a few words the agent can act on. */
+const NO_FILE_MATCHES = 'no mapped file holds any word of the text: try names from the code, or north for the layout';
 
 export const seekTool = defineTool({
   name: 'seek',
@@ -24,16 +31,21 @@ export const seekTool = defineTool({
   description: 'Search the code map (symbol definitions first, then full text) and/or notes.',
   traffic: 'recall',
   input: z.object({
-    query: z.string().min(1, 'query must not be empty'),
+    query: someText('query'),
     scope: z.enum(['code', 'notes', 'all']).default('all'),
     limit: z.number().int().min(1).max(200).default(20),
   }).strict(),
   handler: async ({ query, scope, limit }, { session }) => {
     const brain = session.requireBrain();
     const db = brain.reader;
-    const code = scope === 'notes' ? [] : seek(db, query, { limit }).map((h) => ({ path: h.path, line: h.line, symbol: h.symbol, kind: h.kind, score: round(h.score) }));
+    // A text ranks files (one hit each); an identifier keeps exact-symbol-first order.
+    const text = isTextQuery(query);
+    const code = scope === 'notes' ? [] : text ? seekText(db, query, limit)
+      : seek(db, query, { limit }).map((h) => ({ path: h.path, line: h.line, symbol: h.symbol, kind: h.kind, score: round(h.score) }));
     const notes = scope === 'code' ? [] : searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score) }));
-    return { code, notes, freshness: freshnessOf(brain, code.map((c) => c.path)) };
+    const empty = analyseQuery(query).empty;
+    const why = code.length + notes.length > 0 ? null : empty ?? NO_FILE_MATCHES;
+    return { code, notes, ...(why ? { why } : {}), freshness: freshnessOf(brain, code.map((c) => c.path)) };
   },
 });
 
@@ -92,28 +104,20 @@ export const delegateTool = defineTool({
   annotations: READ_ONLY,
   description: 'A context pack for a sub-task: the files, symbols and notes that rank highest for it, within a token budget.',
   traffic: 'recall',
-  input: z.object({ task: z.string().min(1, 'task must not be empty'), budget_tokens: budget.default(DEFAULT_DELEGATE_BUDGET_TOKENS) }).strict(),
+  input: z.object({ task: someText('task'), budget_tokens: budget.default(DEFAULT_DELEGATE_BUDGET_TOKENS) }).strict(),
   handler: async ({ task, budget_tokens }, { session }) => {
     const brain = session.requireBrain();
     const db = brain.reader;
-    const hits = seek(db, task, { limit: 60 });
-    const byFile = new Map<string, { rootId: number; path: string; score: number; lines: number[] }>();
-    for (const h of hits) {
-      const key = `${h.rootId}\0${h.path}`;
-      const f = byFile.get(key) ?? { rootId: h.rootId, path: h.path, score: 0, lines: [] };
-      f.score += h.score;
-      f.lines.push(h.line);
-      byFile.set(key, f);
-    }
-    const files = [...byFile.values()]
-      .sort((a, b) => b.score - a.score)
-      .map((f) => ({ path: f.path, score: round(f.score), lines: [...new Set(f.lines)].sort((a, b) => a - b).slice(0, 10), symbols: symbolsOf(db, f.rootId, f.path, 12) }));
-    const notes = searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files }));
+    const q = analyseQuery(task);
+    const notes = q.empty ? [] : searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files }));
+    const ranked = q.empty ? [] : taskFiles(db, q, DELEGATE_CANDIDATE_FILES, notes.flatMap((n) => n.files));
+    const files = withRooms(ranked, roomsOfPaths(db, ranked.map((f) => f.path)), task);
+    const why = files.length > 0 ? null : q.empty ?? NO_FILE_MATCHES;
     const freshness = freshnessOf(brain, files.map((f) => f.path));
     // Notes get at most a third of the budget; files fill the rest.
     const noteShare = Math.floor((budget_tokens * CHARS_PER_TOKEN) / 3);
     const { value } = packWithin(
-      { files: [], notes: [], freshness },
+      { files: [], notes: [], ...(why ? { why } : {}), freshness },
       [{ field: 'notes', items: notes, maxChars: noteShare }, { field: 'files', items: files }],
       budget_tokens,
     );

@@ -1,0 +1,67 @@
+/**
+ * `delegate` latency on the bench's brain (issue 7's target: p50 ≤ 50 ms on 5000 files): the
+ * bench's generated repository (bench/fixtures/make-repo.ts), ingested once, then task-like
+ * sentences (declared names and comment words of its own sources, drawn with a fixed seed)
+ * sent through `dispatchTool` one at a time, each timed alone, after a few unmeasured ones.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Brains } from '../../src/brain/index.js';
+import { dispatchTool, type ToolContext } from '../../src/dispatch/index.js';
+import { FolderProbe } from '../../src/probe/index.js';
+import { Session } from '../../src/session/index.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { runTick, Vigils } from '../../src/vigil/index.js';
+import { makeBenchRepo } from '../fixtures/make-repo.js';
+import { Rng, seedOf } from '../fixtures/source-files.js';
+import { drawQueries } from '../seek-latency.js';
+import { percentile } from './metrics.js';
+
+/** Tasks timed, and unmeasured ones first (statements prepared, caches warm, as in a running server). */
+export const LATENCY_TASKS = 100;
+const LATENCY_WARMUP_TASKS = 10;
+/** Words per task: a one-line task, like most commit subjects. */
+const TASK_WORDS = 8;
+
+export interface DelegateLatency {
+  files: number;
+  tasks: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+export async function measureDelegateLatency(files: number, log: (line: string) => void): Promise<DelegateLatency> {
+  const tmp = mkdtempSync(join(tmpdir(), 'gardener-recall-latency-'));
+  const brains = new Brains({ home: join(tmp, 'home'), maxThreads: 2 });
+  const vigils = new Vigils({ log: () => {} });
+  const probe = new FolderProbe({ resolveBrain: async () => null });
+  let session: Session | undefined;
+  try {
+    const repo = await makeBenchRepo(join(tmp, 'repo'), files);
+    const { brain } = await brains.ensure(repo.dir);
+    await runTick(brain, { inventory: true });
+    session = new Session({ folder: repo.dir, brains, vigils, probe, tools: TOOLS, log: () => {} });
+    const ctx: ToolContext = { session, signal: new AbortController().signal, progress: () => {} };
+    const rng = new Rng(seedOf(repo.seed, 'delegate'));
+    const words = drawQueries(repo, 400);
+    const task = () => Array.from({ length: TASK_WORDS }, () => rng.pick(words)).join(' ');
+    const ms: number[] = [];
+    for (let i = 0; i < LATENCY_WARMUP_TASKS + LATENCY_TASKS; i++) {
+      const t0 = performance.now();
+      const r = await dispatchTool(session.toolsByName, 'delegate', { task: task() }, ctx);
+      JSON.stringify(r.value);
+      if (r.isError) throw new Error(`recall: delegate failed on the bench brain: ${JSON.stringify(r.value)}`);
+      if (i >= LATENCY_WARMUP_TASKS) ms.push(performance.now() - t0);
+    }
+    const out = { files, tasks: ms.length, p50_ms: percentile(ms, 50), p99_ms: percentile(ms, 99) };
+    log(`delegate on the ${files}-file bench brain: p50 ${out.p50_ms.toFixed(1)} ms, p99 ${out.p99_ms.toFixed(1)} ms over ${ms.length} tasks`);
+    return out;
+  } finally {
+    await session?.close();
+    await probe.close();
+    await vigils.close();
+    await brains.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

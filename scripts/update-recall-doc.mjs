@@ -1,0 +1,183 @@
+// Maintainer script behind `npm run eval:recall:doc -- <repo>...`: runs the built recall eval
+// once, for real (with delegate's latency on the bench's 5000-file brain), and writes
+// docs/recall.md from its JSON, so the numbers in the doc are the numbers the code produced.
+// Only aggregates and repository names go into the doc: no code, no commit text.
+//
+//   npm run eval:recall:doc -- <git work tree or bare repo>... [--commits N] [--seed S]
+//   node scripts/update-recall-doc.mjs --from run.json     re-render from a saved --json output
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const main = fileURLToPath(new URL('../dist/bench/recall/main.js', import.meta.url));
+const out = fileURLToPath(new URL('../docs/recall.md', import.meta.url));
+const { formatMarkdown } = await import(new URL('../dist/bench/recall/report.js', import.meta.url).href);
+const LATENCY_FILES = 5000;
+
+const argv = process.argv.slice(2);
+const from = argv.indexOf('--from');
+let raw;
+if (from >= 0) raw = readFileSync(argv[from + 1], 'utf8');
+else {
+  const args = [...argv, '--json', '--latency-files', String(LATENCY_FILES)];
+  process.stderr.write(`update-recall-doc: node dist/bench/recall/main.js ${args.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [main, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    process.stderr.write(`update-recall-doc: the eval exited with ${r.status}; docs/recall.md left as it was\n`);
+    process.exit(r.status ?? 1);
+  }
+  raw = r.stdout.toString('utf8');
+  // Kept outside the project (it names commits of other repositories), for --from.
+  const saved = join(tmpdir(), `gardener-recall-run-${Date.now()}.json`);
+  writeFileSync(saved, raw);
+  process.stderr.write(`update-recall-doc: the run is saved in ${saved} (re-render with --from)\n`);
+}
+const run = JSON.parse(raw);
+for (const key of ['overall', 'by_repo', 'by_language', 'targets', 'repos']) {
+  if (!(key in run)) throw new Error(`update-recall-doc: the eval output has no "${key}"`);
+}
+
+/**
+ * The runs that chose the weights in src/ranking/weights.ts (overall, delegate): kept here by
+ * hand because each was a different build of the code. The own-history repository grows with
+ * every commit, so the task count moves by one or two between runs.
+ */
+const HISTORY = [
+  ['A', 'before issue 7: delegate sums symbol hits (seek over the first 16 words)', 128, '0.23', '0.60', '0.53', '0.39', 'kept as the baseline'],
+  ['B', 'one ranking module: OR query without stop words, fused text / path-word / symbol-word lists, one score per file', 129, '0.43', '0.71', '0.66', '0.56', 'kept'],
+  ['C', 'path words weighted by how many paths hold them; tests count 0.5', 129, '0.47', '0.74', '0.68', '0.60', 'kept'],
+  ['D', 'path words make candidates on their own; docs and examples count 0.5', 129, '0.47', '0.74', '0.70', '0.61', 'kept'],
+  ['E1', 'prefix match from 3 letters instead of 4', 130, '0.48', '0.75', '0.70', '0.61', 'dropped: no gain, slower'],
+  ['E3', 'RRF k = 30 instead of 10', 130, '0.47', '0.75', '0.69', '0.61', 'dropped: no gain'],
+  ['F0', 'full-text query: rarest 12 words, common words left to the other lists (prefix queries)', 132, '0.47', '0.76', '0.71', '0.60', 'replaced by F'],
+  ['F', 'as F0, word forms as exact terms instead of prefix queries', 132, '0.48', '0.76', '0.72', '0.61', 'kept: same recall, ~3× cheaper query'],
+  ['N1', "a word in the file's own name counts 1.5×", 132, '0.48', '0.74', '0.70', '0.60', 'dropped'],
+  ['G', 'the common-word cut applies only past 100 files (fixes small brains)', 133, '0.46', '0.74', '0.70', '0.60', 'kept (a correctness fix)'],
+  ['K1', 'identifiers the task names as their own list, weight 1', 134, '0.51', '0.73', '0.69', '0.62', 'replaced by H'],
+  ['H', 'as K1, weight 0.5', 134, '0.50', '0.75', '0.70', '0.62', 'kept'],
+  ['L', 'named identifiers only in their own query (the rarest), cheaper path-word scan', 135, '0.49', '0.75', '0.70', '0.61', 'kept: same recall, cheaper'],
+  ['K4', 'at most 8 words in the full-text query instead of 12', 136, '0.46', '0.74', '0.69', '0.58', 'dropped'],
+  ['M', 'the full-text query leaves out words in more than 10% of files (was 25%), 80 text candidates (was 150)', 138, '0.49', '0.75', '0.71', '0.62', 'kept: same recall, cheaper'],
+  ['T1', 'text list weight 1.5', 140, '0.50', '0.76', '0.71', '0.62', 'dropped: one task either way'],
+  ['G0', 'as T1 reverted, on a grown own history (no import neighbours)', 150, '0.51', '0.78', '0.73', '0.63', 'the reference for NB'],
+  ['G1', 'files the best 3 import (relative imports) as a list, weight 0.3', 150, '0.49', '0.79', '0.73', '0.63', 'replaced by NB'],
+  ['NB', 'as G1, weight 0.15', 150, '0.51', '0.80', '0.74', '0.63', 'kept'],
+  ['S2', 'held out: the final code (NB) on other commits (seed 2; BM25 hit@5 0.57, MRR 0.41)', 150, '0.52', '0.78', '0.72', '0.63', 'every target met, go included (0.80 vs 0.63)'],
+];
+
+/** Missed targets, named from the run; the reading of why is from the analysis of late 2026. */
+function missedSection() {
+  const missed = run.targets.filter((t) => !t.met);
+  if (missed.length === 0) return '**Every target is met in this run.**';
+  return [
+    '### Missed in this run',
+    '',
+    ...missed.map((t) => `- ${t.target}: ${t.measured}.`),
+    '',
+    'Read at the time of writing (late 2026, same seed): chi\'s remaining delegate misses are tasks whose answer file',
+    'does not hold the task\'s words before the change (the change adds what the task names, or the file spells the',
+    'word differently); BM25 misses most of the same ones, and its hit@5 × 1.1 asks for 28 of 30.',
+    'Latency is timed on whatever machine runs the eval: on the 2-core machine shared with other sessions',
+    '(load average ~10) where this page was written, the same code measured a p50 of 16 to 103 ms between runs.',
+  ].join('\n');
+}
+
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const table = (header, rows, align) => [row(header), row(align), ...rows.map(row)].join('\n');
+const lat = run.latency;
+
+const doc = `# Recall: does \`delegate\` find the files a change is made in?
+
+<!-- Written by scripts/update-recall-doc.mjs from a real run of the recall eval. Do not edit by hand: run \`npm run eval:recall:doc -- <repos>\`. -->
+
+An agent asks Gardener "where do I make this change?". This page measures how often the answer
+is right, on real changes: for sampled commits of public repositories (and of this project),
+the commit message is the task, the source files the commit changed are the answer, and the
+parent commit's tree is what the brain has mapped. \`delegate\` and \`seek\` (code scope, the task as
+query) are asked through \`dispatchTool\`, as a transport would; a plain BM25 over whole files is
+computed in the same run over the same files as the baseline to beat (issue 7).
+
+- **Date**: ${run.date}, ${run.runtime}, ${run.seconds} s for the whole run
+- **Command**: \`npm run eval:recall -- <repos> --commits ${run.commits_per_repo} --seed ${run.seed} --latency-files ${LATENCY_FILES}\`
+
+## Repositories
+
+${table(
+  ['repository', 'non-merge commits', 'qualifying', 'sampled tasks'],
+  run.repos.map((r) => [r.name, String(r.commits), String(r.qualifying), String(r.tasks)]),
+  [':--', '--:', '--:', '--:'],
+)}
+
+The public repositories are full-history clones (hono: TypeScript, axios: JavaScript, httpx:
+Python, chi: Go); the last row is this project's own history, which CI has. Nothing of them is
+kept in the project: the eval clones each into a temporary folder and removes it.
+
+## Results
+
+*d / s / b*: \`delegate\` / \`seek\` / BM25. hit@k: an answer file among the first k; recall@5: the
+share of answer files among the first 5; MRR@10: 1 / rank of the first answer file (0 past 10).
+*answer tokens*: the compact JSON of \`delegate\`'s answer / 4, against its default budget of 4000.
+
+${formatMarkdown(run)}
+
+${lat ? `\`delegate\` on the bench's generated ${lat.files}-file brain (the \`gardener bench\` repository), ${lat.tasks} task-like sentences of eight words drawn from its own names and comments, each timed alone through \`dispatchTool\`: **p50 ${lat.p50_ms.toFixed(1)} ms**, p99 ${lat.p99_ms.toFixed(1)} ms.` : ''}
+
+${missedSection()}
+
+## How the eval works
+
+- **Sampling** (deterministic: the qualifying commits ordered by a hash of seed and sha): non-merge
+  commits that changed 1–4 source files of a language Gardener extracts (TypeScript, JavaScript,
+  Python, Go, Rust, Java), not counting tests, docs, examples, fixtures or generated copies
+  (\`dist/\`, \`deno_dist/\`, \`*.min.js\`, \`*.d.ts\`…); every one of them present in the parent; a
+  cleaned message (no PR numbers, trailers, links or mentions) of at least 5 words; not a
+  dependency bump, release, revert or format-only change (by message, and a whitespace-only diff).
+  "Qualifying" counts the commits that pass before the whitespace check, which runs on the sample.
+- **Brains**: one clone per repository; each task checks out its parent and one tick brings the
+  brain up to date (the first ingests everything, later ones what the checkout changed).
+- **BM25 baseline**: our own (\`bench/recall/bm25.ts\`, checked against scores computed by hand in
+  \`test/recall-bm25.test.ts\`): whole files, path + content, identifiers split on camelCase and
+  snake_case, k1 = 1.2, b = 0.75, Lucene idf, no stop words, over the files the brain maps.
+- **Language** of a task: that of its first answer file.
+
+## How the weights were chosen
+
+Overall numbers for \`delegate\` (BM25 in the same runs: hit@5 0.57–0.63, MRR 0.40–0.45), runs made
+one after another while the ranking module (\`src/ranking/\`) was built; each weight in
+\`src/ranking/weights.ts\` names the run that chose it. One task is 0.008 overall.
+
+${table(
+  ['run', 'change', 'tasks', 'hit@1', 'hit@5', 'recall@5', 'MRR@10', ''],
+  HISTORY.map((h) => h.map(String)),
+  [':--', ':--', '--:', '--:', '--:', '--:', '--:', ':--'],
+)}
+
+What the ranking does now (\`src/ranking/rank-files.ts\`): the whole task is read; stop words and
+common task verbs (add, fix, make, support, allow…) are dropped; one score per file, fused by
+reciprocal rank from these lists: a full-text bm25 over path, names and content (the task's rarest
+words and their forms), path words (identifiers split, weighted by how many paths hold them), the
+words of the file's definitions' names (each word once per file, however many definitions carry
+it), and the files holding identifiers the task names; files of matching notes and the files the
+best three import (relative imports) join as lists of their own. Generated copies count 0.2, tests, docs and examples 0.5. \`seek\` ranks the same way for a
+query of three words or more; a name or two keeps the exact-definition-first order.
+
+Not measured: notes (the eval's brains hold none, so their weight is a guess), files that import
+the best ones (only what they import is followed), and import neighbours in Go and Python, whose
+imports name packages and modules rather than relative files.
+
+## Reproduce
+
+\`\`\`sh
+npm run eval:recall -- <git work tree or bare repo>... [--commits 30] [--seed 1] [--latency-files 5000] [--json]
+npm run eval:recall:doc -- <git work tree or bare repo>...    # re-run and rewrite this page
+\`\`\`
+
+A repository with no qualifying commit is reported on stderr; when none of them has one, the eval
+exits with 2 (so does a path that is not a git repository, or a bad option).
+`;
+
+writeFileSync(out, doc);
+process.stderr.write(`update-recall-doc: wrote ${out}\n`);

@@ -1,0 +1,42 @@
+/**
+ * A task or search text, read whole, as ranking terms: its split words without stop words,
+ * plus the compound identifiers it names (`parseConfig`, `zsh_completions`) as the full-text
+ * index holds them. A long text keeps its most repeated terms (first seen first on ties), so a
+ * 100 KB issue costs the same query as a paragraph.
+ */
+import { STOP_WORDS } from './stop-words.js';
+import { compoundTokens, splitWords } from './words.js';
+import { MAX_QUERY_TERMS } from './weights.js';
+
+export interface RankQuery {
+  /** Split words, lower-cased, no stop words, most repeated first, at most MAX_QUERY_TERMS. */
+  words: string[];
+  /** Compound identifiers named in the text, lower-cased. */
+  compounds: string[];
+  /** Why the query is empty, when it is. */
+  empty: string | null;
+}
+
+/** The longest text read, in characters: past this a task is a dump, not a task (100 KB is read whole). */
+export const MAX_QUERY_CHARS = 200_000;
+
+export function analyseQuery(text: string): RankQuery {
+  const body = text.length > MAX_QUERY_CHARS ? text.slice(0, MAX_QUERY_CHARS) : text;
+  const counts = new Map<string, number>();
+  let seen = 0;
+  for (const w of splitWords(body)) {
+    seen++;
+    if (STOP_WORDS.has(w) || /^\d{1,2}$/.test(w)) continue;
+    counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const first = new Map([...counts.keys()].map((w, i) => [w, i]));
+  const words = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || first.get(a)! - first.get(b)!).slice(0, MAX_QUERY_TERMS);
+  const compounds = [...new Set(compoundTokens(body))].filter((c) => !STOP_WORDS.has(c)).slice(0, MAX_QUERY_TERMS);
+  let empty: string | null = null;
+  if (words.length === 0 && compounds.length === 0) {
+    empty = seen === 0
+      ? 'the text has no letters or digits to search for'
+      : 'every word of the text is a stop word (like "add", "fix", "the"): name the code, the behaviour or the file';
+  }
+  return { words, compounds, empty };
+}

@@ -1,0 +1,223 @@
+/**
+ * File-level ranking for a task: which files is this text about? One score per file, so a file
+ * with many definitions cannot crowd out the one the task names (issue 7).
+ *
+ * Ranked lists over the same candidates, fused by reciprocal rank (each list counts by the
+ * position of a file in it, not by its raw score, so no list's scale can drown another):
+ *   text     FTS5 bm25 over path, symbol names and content, an OR of the task's rarest words
+ *            and their forms (IDF-weighted by bm25 itself; stop words dropped)
+ *   path     the IDF of the task's words among the file's path words (split identifiers), IDF
+ *            counted over paths; path words also bring candidates the text query cannot see
+ *   symbols  the IDF of the task's words among the words of its definitions' names, each word
+ *            counted once per file however many definitions carry it
+ *   named    bm25 over the compound identifiers the task names (`parseConfig`)
+ *   notes    files named by notes that match the task
+ *   imports  files the best few import by a relative specifier (a change spans both)
+ * then a prior lowers generated copies, tests and docs (a change is rarely made there). Every
+ * weight is in weights.ts with the eval run that chose it.
+ */
+import type { Database } from '../store/index.js';
+import type { SymbolDef } from '../ingest/extract/types.js';
+import type { RankQuery } from './query.js';
+import { documentFrequencies, wordForms } from './vocabulary.js';
+import { pathPrior } from './path-prior.js';
+import { pathVocabulary, stemOf, type PathVocabulary } from './path-words.js';
+import { posix } from 'node:path';
+import type { ImportRef } from '../ingest/extract/types.js';
+import { sameWord, wordsOfName } from './words.js';
+import * as W from './weights.js';
+
+export interface RankedFile {
+  rootId: number;
+  path: string;
+  /** Fused score (higher is better); comparable within one answer only. */
+  score: number;
+  /** Definitions whose name words match the task, most matching words first. */
+  matched: SymbolDef[];
+  /** Every definition of the file, as stored. */
+  defs: SymbolDef[];
+}
+
+export interface RankOptions {
+  /** Most files returned. */
+  limit: number;
+  /** Root-relative paths named by notes that match the task. */
+  noteFiles?: readonly string[];
+}
+
+const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
+
+/**
+ * The full-text query: an OR of the task's rarest words (with their other forms in the index,
+ * or prefix-matched when FTS_WORD_FORMS is off), at most
+ * MAX_FTS_TERMS, leaving out words held by more than COMMON_TERM_SHARE of the files (their
+ * idf is near zero, and each one makes bm25 score nearly every file). The path and symbol lists
+ * still read every word; the compound identifiers the task names have a query of their own.
+ */
+export function ftsMatchOf(query: RankQuery, df: ReadonlyMap<string, number> = new Map(), total = 0, forms?: ReadonlyMap<string, string[]>): string {
+  const words = rarest(query.words, df, total);
+  const terms = [
+    ...words.flatMap((w) => {
+      const prefix = w.length >= W.PREFIX_MIN_CHARS ? `${quote(w)}*` : quote(w);
+      // A word the index lacks as such may still start one (completion → completions_zsh): ask by prefix.
+      if (!forms || (total > 0 && (df.get(w) ?? 0) === 0)) return [prefix];
+      return (forms.get(w) ?? [w]).map(quote);
+    }),
+  ];
+  return terms.join(' OR ');
+}
+
+/** The rarest terms, at most MAX_FTS_TERMS, without common ones unless nothing else is left. */
+function rarest(terms: readonly string[], df: ReadonlyMap<string, number>, total: number): string[] {
+  const common = (w: string) => (df.get(w) ?? 0) > Math.max(W.COMMON_TERM_MIN_FILES, W.COMMON_TERM_SHARE * total);
+  const rare = terms.filter((w) => !common(w));
+  return (rare.length > 0 ? rare : terms)
+    .map((w, i) => ({ w, i, n: df.get(w) ?? 0 }))
+    .sort((a, b) => a.n - b.n || a.i - b.i)
+    .slice(0, W.MAX_FTS_TERMS)
+    .map(({ w }) => w);
+}
+
+interface Candidate {
+  id: number;
+  rootId: number;
+  path: string;
+  defs: SymbolDef[];
+  textRank: number;
+  pathScore: number;
+  symbolScore: number;
+  matched: SymbolDef[];
+  noteRank: number;
+  namedRank: number;
+}
+
+export function rankFiles(db: Database, query: RankQuery, options: RankOptions): RankedFile[] {
+  if (query.words.length + query.compounds.length === 0) return [];
+  // (A text of compounds only has no words: its candidates come from the named query.)
+  const { total, df } = documentFrequencies(db, [...query.words, ...query.compounds]);
+  const match = ftsMatchOf(query, df, total, W.FTS_WORD_FORMS ? wordForms(query.words, W.PREFIX_MIN_CHARS) : undefined);
+  const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
+  const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
+  const paths = pathVocabulary(db);
+  // Path words: their weight counts the paths that hold them (prefix matches too: test → tests),
+  // and the files they name are candidates whatever the full-text index saw.
+  const pathScores = new Map<number, number>();
+  for (const w of query.words) {
+    // Per holder: 1, or NAME_WORD_FACTOR when the word is in the file's own name.
+    const holders = new Map<number, number>();
+    for (const [pw, list] of paths.postings) {
+      if (pw.charCodeAt(0) !== w.charCodeAt(0) || !sameWord(pw, w, W.PREFIX_MIN_CHARS)) continue;
+      for (const i of list) holders.set(i, Math.max(holders.get(i) ?? 0, paths.files[i]!.nameWords.has(pw) ? W.NAME_WORD_FACTOR : 1));
+    }
+    const weight = idfOf(holders.size, paths.files.length);
+    for (const [i, factor] of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight * factor);
+  }
+  const byPathScore = [...pathScores.entries()].sort((a, b) => b[1] - a[1]).slice(0, W.PATH_CANDIDATE_FILES);
+  const rows = match === '' ? [] : db
+    .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
+    .all<{ id: number }>(match, W.CANDIDATE_FILES);
+  // The identifiers the task names (`parseConfig`, `io.ReadAll`) are a list of their own:
+  // among thirty words of prose, bm25 would let them count as one word each.
+  const named = query.compounds.length === 0 ? [] : db
+    .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
+    .all<{ id: number }>(rarest(query.compounds, df, total).map(quote).join(' OR '), W.NAMED_CANDIDATE_FILES);
+  const namedRank = new Map(named.map((r, i) => [r.id, i]));
+  const ids = [...rows.map((r) => r.id)];
+  const inText = new Set(ids);
+  for (const { id } of named) if (!inText.has(id)) (ids.push(id), inText.add(id));
+  for (const [i] of byPathScore) if (!inText.has(paths.files[i]!.id)) ids.push(paths.files[i]!.id);
+  const fileRow = db.prepare('SELECT root_id AS rootId, path, symbols FROM files WHERE id = ?');
+  const candidates: Candidate[] = [];
+  const byPath = new Map<string, Candidate>();
+  const compounds = new Set(query.compounds);
+  // A name can only match a word if it holds the word's first PREFIX_MIN_CHARS letters: a cheap
+  // test that spares splitting most names (sameWord's prefix rule implies it).
+  const stems = query.words.map((w) => w.slice(0, W.PREFIX_MIN_CHARS));
+  for (const [order, id] of ids.entries()) {
+    const textRank = order < rows.length ? order : Infinity;
+    const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
+    if (!f) continue;
+    const defs = JSON.parse(f.symbols) as SymbolDef[];
+    const at = paths.byId.get(id);
+    const c: Candidate = { id, rootId: f.rootId, path: f.path, defs, textRank, pathScore: at === undefined ? 0 : pathScores.get(at) ?? 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: namedRank.get(id) ?? -1 };
+    const inSymbols = new Set<string>();
+    const hits: { def: SymbolDef; n: number }[] = [];
+    for (const def of defs) {
+      const lower = def.name.toLowerCase();
+      let n = compounds.has(lower) ? query.words.length : 0;
+      if (n === 0 && !stems.some((st) => lower.includes(st))) continue;
+      const nameWords = wordsOfName(def.name);
+      for (const w of query.words) {
+        if (nameWords.some((nw) => sameWord(nw, w, W.PREFIX_MIN_CHARS))) {
+          n++;
+          inSymbols.add(w);
+        }
+      }
+      if (n > 0) hits.push({ def, n });
+    }
+    for (const w of query.words) {
+      if (inSymbols.has(w)) c.symbolScore += idf(w);
+    }
+    c.matched = hits.sort((a, b) => b.n - a.n || a.def.line - b.def.line).map((h) => h.def);
+    candidates.push(c);
+    byPath.set(f.path, c);
+  }
+  for (const [i, p] of (options.noteFiles ?? []).entries()) {
+    const c = byPath.get(p);
+    if (c && c.noteRank < 0) c.noteRank = i;
+  }
+
+  const fused = new Map<Candidate, number>();
+  const addList = (list: Candidate[], weight: number) => {
+    for (const [rank, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + rank + 1));
+  };
+  const byText = (a: Candidate, b: Candidate) => (a.textRank === b.textRank ? a.path.localeCompare(b.path) : a.textRank < b.textRank ? -1 : 1);
+  addList(candidates.filter((c) => c.textRank !== Infinity), W.TEXT_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT);
+
+  // Files the best few import (relative imports only): a change often spans a file and what it uses.
+  if (W.NEIGHBOUR_LIST_WEIGHT > 0) {
+    const head = candidates
+      .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
+      .sort((a, b) => b.score - a.score || byText(a.c, b.c))
+      .slice(0, W.NEIGHBOUR_SOURCES);
+    const neighbours: Candidate[] = [];
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    for (const { c } of head) {
+      for (const id of importedFiles(db, paths, c)) {
+        let n = byId.get(id);
+        if (!n) {
+          const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
+          if (!f) continue;
+          n = { id, rootId: f.rootId, path: f.path, defs: JSON.parse(f.symbols) as SymbolDef[], textRank: Infinity, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: -1 };
+          byId.set(id, n);
+          candidates.push(n);
+        }
+        if (n !== c && !neighbours.includes(n)) neighbours.push(n);
+      }
+    }
+    addList(neighbours, W.NEIGHBOUR_LIST_WEIGHT);
+  }
+
+  return candidates
+    .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
+    .sort((a, b) => b.score - a.score || byText(a.c, b.c))
+    .slice(0, options.limit)
+    .map(({ c, score }) => ({ rootId: c.rootId, path: c.path, score, matched: c.matched, defs: c.defs }));
+}
+
+/** Ids of the mapped files a candidate imports by a relative specifier (`./x.js` → `x.ts`). */
+function importedFiles(db: Database, paths: PathVocabulary, c: Candidate): number[] {
+  const row = db.prepare('SELECT imports FROM files WHERE id = ?').get<{ imports: string }>(c.id);
+  if (!row) return [];
+  const out: number[] = [];
+  for (const imp of JSON.parse(row.imports) as ImportRef[]) {
+    if (!imp.module.startsWith('.')) continue;
+    const at = paths.byStem.get(stemOf(posix.normalize(posix.join(posix.dirname(c.path), imp.module))));
+    if (at !== undefined) out.push(paths.files[at]!.id);
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * Every number that shapes ranking, named, with the recall eval run that chose it
+ * (`npm run eval:recall`, issue 7; the runs are listed in docs/recall.md under "How the
+ * weights were chosen"). Runs are five repositories (hono, axios, httpx, chi, this project),
+ * 30 sampled commits each (fewer here), seed 1; the numbers quoted are delegate's overall
+ * hit@5 / MRR@10. Run A is before this module (delegate summed symbol hits): 0.60 / 0.39.
+ * A difference of one task is 0.008 overall and 0.033 in one language: below that, a change
+ * is noise, and a weight was kept at its simpler value.
+ */
+
+/** Most query terms kept from a long text: a paragraph's worth of distinct words (run B). */
+export const MAX_QUERY_TERMS = 40;
+/** Words at least this long match other forms (completion → completions). Run E1: 3 made no difference (0.75 / 0.61) and cost latency. */
+export const PREFIX_MIN_CHARS = 4;
+/** Files fetched from the full-text index per query, then re-scored on path and symbol words (run B: 150; run M: 80, same recall, cheaper). */
+export const CANDIDATE_FILES = 80;
+/** Files added as candidates for their path words alone, best path score first. Run D: 0.74 / 0.61, python 0.77 → 0.80. */
+export const PATH_CANDIDATE_FILES = 50;
+
+/**
+ * Full-text words ask for their other forms as exact terms (route, routes, routed, routing)
+ * instead of a prefix query. Run F (0.76 / 0.61) against F0 with prefix queries (0.76 / 0.60):
+ * the same recall, and one 5000-file-brain query fell from 121 ms to 41 ms (a loaded machine).
+ */
+export const FTS_WORD_FORMS = true;
+/** Most words in the full-text query (the rarest): each one costs a pass over its postings (run F; run K4 with 8: 0.74 / 0.58). */
+export const MAX_FTS_TERMS = 12;
+/** Words held by more files than this share are left out of the full-text query (idf ≈ 0, cost ≈ every file) (run F: 0.25; run M: 0.1, same recall; 0.05 was no faster). */
+export const COMMON_TERM_SHARE = 0.1;
+/** …and by more than this many files: in a small brain every word is in a good share of it, and the query is cheap anyway (run G). */
+export const COMMON_TERM_MIN_FILES = 100;
+
+/** A task word in the file's own name counts this many times one in its folders. Run N1: 1.5 lost two tasks (0.74 / 0.60). */
+export const NAME_WORD_FACTOR = 1;
+
+/** Full-text column weights for bm25(fts, path, symbols, content) (run B; path words got their own list in C). */
+export const FTS_PATH_WEIGHT = 4;
+export const FTS_SYMBOLS_WEIGHT = 2;
+export const FTS_CONTENT_WEIGHT = 1;
+
+/** Reciprocal-rank fusion constant (smaller favours the head of each list). Run E3: 30 gave 0.75 / 0.61 as 10 did; typescript lost a task. */
+export const RRF_K = 10;
+/** Weights of each ranked list in the fusion (run B: equal lists took hit@5 from 0.60 to 0.71; run T1: text 1.5 moved one task either way). */
+export const TEXT_LIST_WEIGHT = 1;
+export const PATH_LIST_WEIGHT = 1;
+export const SYMBOL_LIST_WEIGHT = 1;
+/** Files holding the identifiers the task names, and how many are fetched. Run H: 0.5 gave 0.75 / 0.62 (hit@1 0.46 → 0.50); run K1 with 1: 0.73 / 0.62. */
+export const NAMED_LIST_WEIGHT = 0.5;
+export const NAMED_CANDIDATE_FILES = 30;
+/**
+ * Files the best NEIGHBOUR_SOURCES files import (relative imports), as a list of their own.
+ * Runs on 150 tasks (the own history had grown): without 0.78 / 0.63 (hit@1 0.51); 0.3: 0.79 /
+ * 0.63 but hit@1 0.49; 0.15 (run NB): 0.80 / 0.63, hit@1 0.51, typescript hit@5 0.82 → 0.86.
+ */
+export const NEIGHBOUR_LIST_WEIGHT = 0.15;
+export const NEIGHBOUR_SOURCES = 3;
+/** Files named by notes that match the task. Not measured: the eval's brains hold no notes. */
+export const NOTE_LIST_WEIGHT = 0.5;
+
+/** Multipliers for files that are rarely where a change is made (runs C, D: tests 0.8 → 0.5 and docs 0.7 → 0.5 took python from 0.70 to 0.80). */
+export const GENERATED_FILE_FACTOR = 0.2;
+export const TEST_FILE_FACTOR = 0.5;
+export const DOC_FILE_FACTOR = 0.5;
+
+/**
+ * A packed file in a ratified room the task names (every word of the room's name is a task
+ * word) has its score multiplied by this. Not chosen by an eval run: the eval's brains have no
+ * skeleton. Large enough to lift a named room's file over an equal match elsewhere, small
+ * enough that a much better match in another room still leads (issue 10).
+ */
+export const NAMED_ROOM_BOOST = 1.5;
