@@ -140,6 +140,7 @@ export class BrainWatcher extends EventEmitter {
     this.#roots.set(root, { kind: 'missing' });
     if (was?.kind === 'subscribed') void was.sub.unsubscribe().catch(() => {});
     if (was?.kind !== 'missing') {
+      this.emit('missing', root);
       this.#o.alert('watcher_failed', `the ingest root ${root} is gone: it is looked for every ${this.#o.pollMs / 1000}s and watched again when it comes back`, root);
     }
     this.#armTimers();
