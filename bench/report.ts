@@ -147,6 +147,7 @@ export interface BenchJson {
     idle_host_cpu_s_per_min: number;
     idle_host_rss_mb: number;
     idle_inotify_watches: number | null;
+    idle_window_ms: number;
   } | null;
   /** Null when skipped with `--no-mcp`. */
   mcp: BenchJsonMcp | null;
@@ -263,6 +264,7 @@ export function toJson(result: BenchResult): BenchJson {
           idle_host_cpu_s_per_min: r3(result.watch.idle.hostCpuSPerMin),
           idle_host_rss_mb: r1(result.watch.idle.hostRssMb),
           idle_inotify_watches: result.watch.idle.inotifyWatches,
+          idle_window_ms: result.watch.idle.windowMs,
         }
       : null,
     skeleton: {

@@ -196,6 +196,43 @@ function mcpSection() {
   return parts.join('\n');
 }
 
+/** The owner's watch path (bench/watch-latency.ts), on real timers and the real watch host. */
+function watchSection() {
+  const w = bench.watch;
+  if (!w) return 'Not measured in this run (the bench log says why).';
+  return [
+    `A file saved in the ${bench.base_files ?? '?'}-file repository, from the write to the end of the tick that maps it (burst window ${w.window_ms} ms), ` +
+      `and a \`git checkout\` that rewrites ${w.checkout_files} files, from the checkout to the end of its tick; then the watch host idle with ` +
+      `${w.idle_repos} repositories of ${w.idle_files_per_repo} files subscribed (CPU over a ${w.idle_window_ms / 1000} s window, scaled to a minute).`,
+    '',
+    table(
+      ['measure', 'value'],
+      [
+        [`a saved file in the map, ${w.saves} saves`, `p50 **${fmt(w.save_p50_ms)} ms**, p99 **${fmt(w.save_p99_ms)} ms**, slowest ${fmt(w.save_max_ms)} ms`],
+        [`a ${w.checkout_files}-file checkout in the map`, `**${fmt(w.checkout_ms)} ms**, ${w.checkout_ticks} tick${w.checkout_ticks === 1 ? '' : 's'}`],
+        ['idle watch host', `${w.idle_host_cpu_s_per_min} CPU s per minute, ${fmt(w.idle_host_rss_mb)} MB RSS, ${w.idle_inotify_watches ?? '?'} inotify watches`],
+      ],
+      [':--', ':--'],
+    ),
+    '',
+    'For comparison, DESIGN.md §9 has no idle figure for the system Gardener replaces: it had no watcher (freshness advanced on traffic only).',
+  ].join('\n');
+}
+
+/** The skeleton's candidate and reconcile (bench/skeleton-reconcile.ts). */
+function skeletonSection() {
+  const k = bench.skeleton;
+  if (!k) return 'Not measured in this run.';
+  return table(
+    ['measure', 'value'],
+    [
+      ['candidate (Louvain over the import graph)', `**${fmt(k.candidate_ms)} ms**: ${k.rooms} rooms, ${k.files_per_room.min}/${k.files_per_room.median}/${k.files_per_room.max} files per room (min/median/max), ${Math.round(k.inside_share * 100)}% of resolved imports inside a room`],
+      [`reconcile after a ${k.reconcile_burst_files}-file burst`, `**${fmt(k.reconcile_ms)} ms**, event-loop p99 ${k.reconcile_loop_delay_p99_ms.toFixed(1)} ms meanwhile`],
+    ],
+    [':--', ':--'],
+  );
+}
+
 /** The bench on each SQLite driver: the same command, one run after the other on this machine. */
 function driversSection() {
   if (!other) return 'Only one driver in this run (Node 24 was not installed, or the bench already ran on node:sqlite).';
@@ -283,6 +320,14 @@ ${bench.ingest?.files ?? '?'} files included${bench.mcp ? ', before the MCP part
 ## MCP: cold \`initialize\` and \`seek\`
 
 ${mcpSection()}
+
+## The live watcher
+
+${watchSection()}
+
+## The skeleton
+
+${skeletonSection()}
 
 ## Targets
 
