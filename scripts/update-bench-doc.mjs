@@ -202,7 +202,7 @@ function watchSection() {
   if (!w) return 'Not measured in this run (the bench log says why).';
   return [
     `A file saved in the ${bench.base_files ?? '?'}-file repository, from the write to the end of the tick that maps it (burst window ${w.window_ms} ms), ` +
-      `and a \`git checkout\` that rewrites ${w.checkout_files} files, from the checkout to the end of its tick; then the watch host idle with ` +
+      `and a \`git checkout\` that rewrites ${w.checkout_files} files, from the end of git's own work to the end of its tick; then the watch host idle with ` +
       `${w.idle_repos} repositories of ${w.idle_files_per_repo} files subscribed (CPU over a ${w.idle_window_ms / 1000} s window, scaled to a minute).`,
     '',
     table(

@@ -68,3 +68,40 @@ test('a crashed watch host is restarted: the brain is polled meanwhile, detected
     if (pid) assert.equal(alive(pid), false, 'no watch host outlives its backend');
   }
 });
+
+test('a re-subscribe through the watch host (a burst that created folders) answers, and files inside the new folders are seen', { timeout: 60_000 }, async () => {
+  const repo = await makeGitRepo(sourceFiles(3));
+  const t = await makeTestBrains();
+  const { brain } = await t.brains.ensure(repo.dir);
+  await runTick(brain, { inventory: true });
+  const clock = new ManualClock();
+  const vigil = new Vigil(brain, { log: () => {} });
+  const backend = new ChildWatchBackend({ timers: clock, log: () => {} });
+  const watcher = new BrainWatcher({ roots: brain.roots, requestTick: () => vigil.request(), backend, alert: () => {}, timers: clock, log: () => {} });
+  try {
+    await watcher.start();
+    let subscribed = 0;
+    watcher.on('subscribed', () => subscribed++);
+    const seen = once(watcher, 'events');
+    repo.write('pkg/new/deep/first.ts', 'export const first = 1;\n');
+    await seen;
+    const ticked = once(watcher, 'ticked');
+    clock.advance(BURST_COALESCE_WINDOW_MS);
+    await ticked;
+    assert.equal(subscribed, 1, 'the root was subscribed afresh through the host');
+    assert.equal(watcher.backend, 'native');
+    const later = once(watcher, 'events');
+    repo.write('pkg/new/deep/later.ts', 'export function insideNewFolder(): number {\n  return 1;\n}\n');
+    await later;
+    const again = once(watcher, 'ticked');
+    clock.advance(BURST_COALESCE_WINDOW_MS);
+    await again;
+    assert.ok(seek(brain.reader, 'insideNewFolder', { limit: 5 }).some((h) => h.symbol === 'insideNewFolder'));
+  } finally {
+    await watcher.close();
+    await backend.close();
+    await vigil.close();
+    await t.cleanup();
+    await repo.cleanup();
+  }
+});

@@ -9,11 +9,22 @@
  * WATCH_EVENTS_SENT, with the total), never reads a file and never opens a store.
  */
 import { createInterface } from 'node:readline';
-import { loadNativeBackend, type RootSubscription, type WatchEvent } from '../src/watch/native-backend.js';
+import { loadNativeBackend, type RootSubscription, type WatchBackend, type WatchEvent } from '../src/watch/native-backend.js';
+import { fsWatchBackend, fsWatchSupport } from '../src/watch/fs-watch-backend.js';
 import { WATCH_EVENTS_SENT, type HostReply, type HostRequest } from '../src/watch/host-protocol.js';
 
-const backend = await loadNativeBackend();
+/** The native watcher; where it cannot load, recursive fs.watch on a runtime where that is sound. */
+async function chooseBackend(): Promise<WatchBackend | Error> {
+  const native = await loadNativeBackend();
+  if (!(native instanceof Error)) return native;
+  const unsound = fsWatchSupport();
+  return unsound ? new Error(`${native.message}; no fallback watcher: ${unsound}`) : fsWatchBackend();
+}
+
+const backend = await chooseBackend();
 const subs = new Map<number, Promise<RootSubscription | null>>();
+/** Requests run one after another, in the order they came. */
+let queue: Promise<unknown> = Promise.resolve();
 const send = (reply: HostReply) => process.stdout.write(`${JSON.stringify(reply)}\n`);
 
 function capped(root: string, events: WatchEvent[]): WatchEvent[] {
@@ -34,20 +45,24 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (req.op === 'subscribe') {
     if (backend instanceof Error) return send({ op: 'failed', id: req.id, message: backend.message, code: 'ELOAD' });
     const { id, root } = req;
-    const sub = backend
-      .subscribe(root, (err, events) => {
+    // After every earlier request: a re-subscribe must not race the unsubscribe before it
+    // (the native watcher shares one watch per folder, and a half-closed one never answers).
+    const watching = backend;
+    const sub = queue
+      .then(() => watching.subscribe(root, (err, events) => {
         if (err) send({ op: 'failed', id, message: err.message, code: (err as NodeJS.ErrnoException).code });
         else send({ op: 'events', id, events: capped(root, events), total: events.length });
-      })
+      }))
       .then(
-        (s) => (send({ op: 'subscribed', id }), s),
+        (s) => (send({ op: 'subscribed', id, backend: backend.name }), s),
         (err: NodeJS.ErrnoException) => (send({ op: 'failed', id, message: err.message, code: err.code }), null),
       );
     subs.set(id, sub);
+    queue = sub.then(() => {}, () => {});
   } else if (req.op === 'unsubscribe') {
     const sub = subs.get(req.id);
     subs.delete(req.id);
-    void sub?.then((s) => s?.unsubscribe()).catch(() => {});
+    queue = queue.then(() => sub?.then((s) => s?.unsubscribe())).catch(() => {});
   }
 });
 // The owner is gone: so is the reason to watch.

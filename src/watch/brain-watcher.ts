@@ -62,6 +62,7 @@ export class BrainWatcher extends EventEmitter {
   #pollTimer: unknown = null;
   #safetyTimer: unknown = null;
   #closed = false;
+  #fallbackSaid = false;
   #ticking = new Set<Promise<void>>();
   /** Stats of created paths still running: the repair after a tick waits for them. */
   #checks = new Set<Promise<void>>();
@@ -128,6 +129,10 @@ export class BrainWatcher extends EventEmitter {
       const sub = await backend.subscribe(root, (err, events) => this.#onEvents(root, err, events));
       if (this.#closed) return void sub.unsubscribe().catch(() => {});
       this.#roots.set(root, { kind: 'subscribed', sub, resubscribe: false });
+      if (backend.name !== 'native' && !this.#fallbackSaid) {
+        this.#fallbackSaid = true;
+        this.#o.alert('watcher_failed', `the native file watcher could not load: ${root} is watched with ${backend.name} instead. Reinstall Gardener (npm rebuild @parcel/watcher) to restore it.`, root);
+      }
       this.emit('subscribed', root);
     } catch (err) {
       this.#roots.set(root, { kind: 'failed', at: this.#o.timers.now() });

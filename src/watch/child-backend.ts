@@ -15,6 +15,8 @@ import { realTimers, type WatchTimers } from './timers.js';
 /** Pause before the second respawn in a row (the first is at once); doubles per crash after. */
 export const HOST_RESTART_BACKOFF_MS = 250;
 export const HOST_RESTART_MAX_MS = 30_000;
+/** Bound on a subscribe answered by the host, in ms: past it the root is polled instead. */
+export const HOST_SUBSCRIBE_TIMEOUT_MS = 30_000;
 /** A host that lived this long resets the backoff. */
 const HOST_HEALTHY_MS = 60_000;
 
@@ -23,6 +25,8 @@ const HOST_SCRIPT = fileURLToPath(new URL('../../workers/watch-host.js', import.
 export interface ChildBackendOptions {
   /** The runtime to run the host with. @default process.execPath */
   runtime?: string;
+  /** The host's environment. @default process.env */
+  env?: NodeJS.ProcessEnv;
   timers?: WatchTimers;
   log?: (line: string) => void;
 }
@@ -33,8 +37,10 @@ interface Pending {
 }
 
 export class ChildWatchBackend implements WatchBackend {
-  readonly name = 'native';
+  /** What the host watches with: `native`, or `fs.watch` where the native module did not load. */
+  #name = 'native';
   readonly #runtime: string;
+  readonly #env: NodeJS.ProcessEnv;
   readonly #timers: WatchTimers;
   readonly #log: (line: string) => void;
   #child: ChildProcess | null = null;
@@ -46,8 +52,13 @@ export class ChildWatchBackend implements WatchBackend {
 
   constructor(options: ChildBackendOptions = {}) {
     this.#runtime = options.runtime ?? process.execPath;
+    this.#env = options.env ?? process.env;
     this.#timers = options.timers ?? realTimers;
     this.#log = options.log ?? ((line) => process.stderr.write(`gardener watch: ${line}\n`));
+  }
+
+  get name(): string {
+    return this.#name;
   }
 
   /** The host's pid while it runs (tests kill it to prove a crash is survived). */
@@ -60,7 +71,15 @@ export class ChildWatchBackend implements WatchBackend {
     const child = await this.#host();
     const id = this.#nextId++;
     return new Promise<RootSubscription>((resolve, reject) => {
-      this.#subs.set(id, { onEvents, ready: { resolve, reject } });
+      const timer = setTimeout(() => {
+        if (!this.#subs.get(id)?.ready) return;
+        this.#subs.delete(id);
+        this.#send(child, { op: 'unsubscribe', id });
+        reject(new Error(`the watch host did not subscribe ${root} within ${HOST_SUBSCRIBE_TIMEOUT_MS} ms`));
+      }, HOST_SUBSCRIBE_TIMEOUT_MS);
+      timer.unref();
+      const settle = <A extends unknown[]>(fn: (...a: A) => void) => (...a: A) => (clearTimeout(timer), fn(...a));
+      this.#subs.set(id, { onEvents, ready: { resolve: settle(resolve), reject: settle(reject) } });
       this.#send(child, { op: 'subscribe', id, root });
     });
   }
@@ -87,7 +106,7 @@ export class ChildWatchBackend implements WatchBackend {
       if (this.#child) return this.#child;
       if (this.#closed) throw new Error('the watch host is closed');
     }
-    const child = spawn(this.#runtime, [HOST_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(this.#runtime, [HOST_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'], env: this.#env });
     this.#child = child;
     this.#startedAt = this.#timers.now();
     child.stdin?.on('error', () => {});
@@ -107,6 +126,7 @@ export class ChildWatchBackend implements WatchBackend {
     const sub = this.#subs.get(reply.id);
     if (!sub) return;
     if (reply.op === 'subscribed') {
+      this.#name = reply.backend;
       sub.ready?.resolve({ unsubscribe: async () => this.#unsubscribe(reply.id) });
       sub.ready = null;
     } else if (reply.op === 'failed') {

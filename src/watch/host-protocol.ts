@@ -10,6 +10,6 @@ export type HostRequest =
   | { op: 'unsubscribe'; id: number };
 
 export type HostReply =
-  | { op: 'subscribed'; id: number }
+  | { op: 'subscribed'; id: number; backend: string }
   | { op: 'failed'; id: number; message: string; code?: string }
   | { op: 'events'; id: number; events: WatchEvent[]; total: number };

@@ -7,3 +7,4 @@ export { BrainWatcher, POLL_INTERVAL_MS, SAFETY_NET_TICK_MS, RESUBSCRIBE_EVENT_C
 export { loadNativeBackend, nativeIgnores, type WatchBackend, type WatchEvent, type RootSubscription } from './native-backend.js';
 export { realTimers, type WatchTimers } from './timers.js';
 export { ChildWatchBackend, HOST_RESTART_BACKOFF_MS, HOST_RESTART_MAX_MS, type ChildBackendOptions } from './child-backend.js';
+export { fsWatchBackend, fsWatchSupport } from './fs-watch-backend.js';

@@ -19,7 +19,7 @@ export interface RootSubscription {
 export type EventsCallback = (err: Error | null, events: WatchEvent[]) => void;
 
 export interface WatchBackend {
-  /** What `watch_backend` says while a subscription of this backend holds. */
+  /** What `watch_backend` says while a subscription of this backend holds (`native`, `fs.watch`). */
   readonly name: string;
   subscribe(root: string, onEvents: EventsCallback): Promise<RootSubscription>;
 }
@@ -37,8 +37,13 @@ interface ParcelWatcher {
   subscribe(dir: string, fn: EventsCallback, opts: { ignore: string[] }): Promise<RootSubscription>;
 }
 
-/** The native backend, or the error that kept it from loading (the caller falls back to polling). */
-export async function loadNativeBackend(): Promise<WatchBackend | Error> {
+/**
+ * The native backend, or the error that kept it from loading (the caller falls back).
+ * GARDENER_WATCH_NATIVE=0 refuses it on purpose (tests of the fallbacks; a user whose native
+ * watcher misbehaves).
+ */
+export async function loadNativeBackend(env: NodeJS.ProcessEnv = process.env): Promise<WatchBackend | Error> {
+  if (env.GARDENER_WATCH_NATIVE === '0') return new Error('the native watcher is turned off (GARDENER_WATCH_NATIVE=0)');
   let parcel: ParcelWatcher;
   try {
     parcel = (await import('@parcel/watcher')) as unknown as ParcelWatcher;
