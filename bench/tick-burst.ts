@@ -111,6 +111,10 @@ export function checkDrained(what: string, report: TickReport, expected: number)
 export async function settle(ctx: BenchContext, burst: Burst): Promise<void> {
   undoBurst(ctx.repo, burst);
   checkDrained(`undoing burst ${burst.size}#${burst.run}`, await runTick(ctx.brain), changedPaths(burst).length);
+  // The undo tick queued its deferred upkeep (checkpoint, index merge: up to its 25 ms budget)
+  // on the writer. Bursts in use come seconds apart, long after it; a call answered behind it
+  // keeps it out of the next measured tick, which would otherwise wait for it.
+  await ctx.brain.writer.countBacklog();
 }
 
 /** One unmeasured burst, so JIT, pool threads and their task modules are warm for the first sample. */
