@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { makeGitRepo } from './helpers/git-repo.js';
 import { makeTestBrains, sourceFiles } from './helpers/brains.js';
 import { ManualClock } from './helpers/manual-clock.js';
+import { makeWatchedBrain } from './helpers/watched-brain.js';
 import { BrainWatcher, BURST_COALESCE_WINDOW_MS, POLL_INTERVAL_MS, loadNativeBackend, type WatchBackend } from '../src/watch/index.js';
 import { Vigil, runTick } from '../src/vigil/index.js';
 import { listAlerts, seek } from '../src/store/index.js';
@@ -17,33 +18,7 @@ async function native(): Promise<WatchBackend> {
   return b;
 }
 
-async function watchedBrain(files: Record<string, string>, backend?: WatchBackend) {
-  const repo = await makeGitRepo(files);
-  const t = await makeTestBrains();
-  const { brain } = await t.brains.ensure(repo.dir);
-  await runTick(brain, { inventory: true });
-  const clock = new ManualClock();
-  const vigil = new Vigil(brain, { log: () => {} });
-  const alerts: { code: string; message: string }[] = [];
-  const watcher = new BrainWatcher({
-    roots: brain.roots,
-    requestTick: () => vigil.request(),
-    backend: backend ?? (await native()),
-    alert: (code, message) => alerts.push({ code, message }),
-    timers: clock,
-    log: () => {},
-  });
-  await watcher.start();
-  return {
-    repo, t, brain, clock, vigil, watcher, alerts,
-    async cleanup() {
-      await watcher.close();
-      await vigil.close();
-      await t.cleanup();
-      await repo.cleanup();
-    },
-  };
-}
+const watchedBrain = (files: Record<string, string>, backend?: WatchBackend | Error) => makeWatchedBrain(files, { backend });
 
 /** Resolves once the watcher has reported events covering at least `n` paths. */
 function eventsCovering(w: BrainWatcher, n: number): Promise<void> {
