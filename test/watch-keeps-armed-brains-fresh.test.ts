@@ -7,7 +7,7 @@ import { makeGitRepo } from './helpers/git-repo.js';
 import { makeTestBrains, sourceFiles } from './helpers/brains.js';
 import { ManualClock } from './helpers/manual-clock.js';
 import { makeWatchedBrain } from './helpers/watched-brain.js';
-import { BrainWatcher, BURST_COALESCE_WINDOW_MS, POLL_INTERVAL_MS, loadNativeBackend, type WatchBackend } from '../src/watch/index.js';
+import { BrainWatcher, BURST_COALESCE_WINDOW_MS, POLL_INTERVAL_MS, SUBSCRIBE_RETRY_MS, loadNativeBackend, type WatchBackend } from '../src/watch/index.js';
 import { Vigil, runTick } from '../src/vigil/index.js';
 import { listAlerts, seek } from '../src/store/index.js';
 import type { Brain } from '../src/brain/index.js';
@@ -155,6 +155,13 @@ test('a watcher that cannot subscribe falls back to polling with an alert that n
     f.clock.advance(POLL_INTERVAL_MS);
     await ticked;
     assert.ok(hasSymbol(f.brain, 'polledIn'), 'polling keeps the map fresh');
+    // Retries of the failed subscribe (every SUBSCRIBE_RETRY_MS) do not repeat the alert.
+    for (let i = 0; i < (2 * SUBSCRIBE_RETRY_MS) / POLL_INTERVAL_MS; i++) {
+      const polled = once(f.watcher, 'ticked');
+      f.clock.advance(POLL_INTERVAL_MS);
+      await polled;
+    }
+    assert.equal(f.alerts.length, 1, `one alert for the failure, got ${f.alerts.length}`);
   } finally {
     await f.cleanup();
   }

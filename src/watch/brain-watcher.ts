@@ -135,8 +135,10 @@ export class BrainWatcher extends EventEmitter {
       }
       this.emit('subscribed', root);
     } catch (err) {
+      const again = this.#roots.get(root)?.kind === 'failed';
       this.#roots.set(root, { kind: 'failed', at: this.#o.timers.now() });
-      this.#o.alert('watcher_failed', describeFailure(root, err as NodeJS.ErrnoException, this.#o.pollMs), root);
+      // One alert per failure, not one per retry (SUBSCRIBE_RETRY_MS).
+      if (!again) this.#o.alert('watcher_failed', describeFailure(root, err as NodeJS.ErrnoException, this.#o.pollMs), root);
     }
   }
 
