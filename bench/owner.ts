@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { drawQueries, percentile } from './seek-latency.js';
 import type { BenchContext } from './tick-burst.js';
+import { cpuSeconds, rssMb } from './proc-stats.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 /** Interleaved cold starts per side. */
@@ -24,8 +25,6 @@ export const REST_SEEK_CALLS = 200;
 const REST_WARMUP = 20;
 /** How long the idle owner's CPU is watched, in ms (scaled to a minute in the report). */
 export const IDLE_WINDOW_MS = 5_000;
-/** Linux clock ticks per second in /proc/<pid>/stat (USER_HZ, 100 on every mainstream build). */
-const CLOCK_TICKS_PER_S = 100;
 
 export interface OwnerResult {
   proxyInitializeMs: number;
@@ -41,15 +40,7 @@ export interface OwnerResult {
   idleCpuSPerMin: number;
 }
 
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
 
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
-}
 
 interface McpProc {
   proc: ChildProcess;
@@ -158,9 +149,9 @@ export async function measureOwner(ctx: BenchContext, home: string): Promise<Own
     const fourInProcessRssMb = locals.reduce((sum, s) => sum + rssMb(s.proc.pid!), 0);
     await Promise.all([...locals, ...sessions.splice(0)].map((s) => s.close()));
 
-    const c0 = cpuTicks(owner.pid!);
+    const c0 = cpuSeconds(owner.pid!);
     await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
-    const idleCpuSPerMin = ((cpuTicks(owner.pid!) - c0) / CLOCK_TICKS_PER_S) * (60_000 / IDLE_WINDOW_MS);
+    const idleCpuSPerMin = (cpuSeconds(owner.pid!) - c0) * (60_000 / IDLE_WINDOW_MS);
     const med = (a: number[]) => percentile(a, 50);
     const result: OwnerResult = {
       proxyInitializeMs: med(proxy),

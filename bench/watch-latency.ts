@@ -10,7 +10,7 @@
  *     brain and copies of its work tree), the watch host's CPU over IDLE_WINDOW_MS scaled to
  *     a minute, its RSS, and the inotify watches it holds (Linux /proc).
  */
-import { cpSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Vigil } from '../src/vigil/index.js';
@@ -18,6 +18,7 @@ import { BrainWatcher, ChildWatchBackend, BURST_COALESCE_WINDOW_MS } from '../sr
 import { makeBurst } from './fixtures/make-repo.js';
 import { percentile } from './seek-latency.js';
 import type { BenchContext } from './tick-burst.js';
+import { cpuSeconds, inotifyWatches, rssMb } from './proc-stats.js';
 
 /** Files a measured checkout rewrites. */
 export const CHECKOUT_FILES = 1000;
@@ -25,7 +26,6 @@ export const CHECKOUT_FILES = 1000;
 export const WATCHED_REPOS = 3;
 /** How long the idle host's CPU is watched, in ms (scaled to a minute in the report). */
 export const WATCH_IDLE_WINDOW_MS = 10_000;
-const CLOCK_TICKS_PER_S = 100;
 
 export interface WatchBenchResult {
   saves: number;
@@ -37,35 +37,8 @@ export interface WatchBenchResult {
   idle: { repos: number; filesPerRepo: number; hostCpuSPerMin: number; hostRssMb: number; inotifyWatches: number | null; windowMs: number };
 }
 
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
-}
 
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
 
-/** Inotify watches a process holds (the `inotify wd:` lines of its inotify descriptors). */
-function inotifyWatches(pid: number): number | null {
-  try {
-    let n = 0;
-    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-      let target: string;
-      try {
-        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      if (target !== 'anon_inode:inotify') continue;
-      n += readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
-    }
-    return n;
-  } catch {
-    return null;
-  }
-}
 
 export async function measureWatch(ctx: BenchContext, parent: string, saves: number): Promise<WatchBenchResult> {
   const { brain, repo, log } = ctx;
@@ -133,9 +106,9 @@ export async function measureWatch(ctx: BenchContext, parent: string, saves: num
       extra.push(w);
     }
     const host = backend.pid!;
-    const c0 = cpuTicks(host);
+    const c0 = cpuSeconds(host);
     await new Promise((r) => setTimeout(r, WATCH_IDLE_WINDOW_MS));
-    const cpuS = (cpuTicks(host) - c0) / CLOCK_TICKS_PER_S;
+    const cpuS = cpuSeconds(host) - c0;
     const idle = {
       repos: WATCHED_REPOS,
       filesPerRepo: repo.files.length,

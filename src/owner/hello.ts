@@ -45,49 +45,33 @@ export interface Dialed {
  * Connects, says hello and reads the owner's hello, all within `timeoutMs`. Resolves null when
  * nobody answers in time (no socket, a stale socket, a hung or foreign listener).
  */
-export function dialOwner(path: string, hello: ClientHello, timeoutMs: number): Promise<Dialed | null> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    let buf = Buffer.alloc(0);
-    let done = false;
-    const finish = (value: Dialed | null) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.off('data', onData);
-      if (!value) socket.destroy();
-      else socket.pause();
-      resolve(value);
-    };
-    const timer = setTimeout(() => finish(null), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      const nl = buf.indexOf(0x0a);
-      if (nl === -1) {
-        if (buf.length > MAX_HELLO_BYTES) finish(null);
-        return;
-      }
-      try {
-        const reply = JSON.parse(buf.subarray(0, nl).toString('utf8')) as OwnerHello;
-        if (typeof reply.gardener !== 'string' || typeof reply.pid !== 'number') return finish(null);
-        finish({ socket, reply, rest: buf.subarray(nl + 1) });
-      } catch {
-        finish(null);
-      }
-    };
-    socket.on('data', onData);
-    socket.once('error', () => finish(null));
-    socket.once('close', () => finish(null));
-    socket.once('connect', () => socket.write(JSON.stringify(hello) + '\n'));
-  });
+export async function dialOwner(path: string, hello: ClientHello, timeoutMs: number): Promise<Dialed | null> {
+  const socket = connect(path);
+  socket.once('connect', () => socket.write(JSON.stringify(hello) + '\n'));
+  const got = await readHelloLine(socket, timeoutMs, (v): v is OwnerHello => typeof (v as OwnerHello)?.gardener === 'string' && typeof (v as OwnerHello).pid === 'number');
+  if (!got) {
+    socket.destroy();
+    return null;
+  }
+  return { socket, reply: got.value, rest: got.rest };
 }
 
 /** Reads one hello line from a fresh server-side connection; null on garbage or overflow. */
-export function readHello(socket: Socket, timeoutMs: number): Promise<{ hello: ClientHello; rest: Buffer } | null> {
+export async function readHello(socket: Socket, timeoutMs: number): Promise<{ hello: ClientHello; rest: Buffer } | null> {
+  const got = await readHelloLine(socket, timeoutMs, (v): v is ClientHello => typeof (v as ClientHello)?.gardener === 'string' && ['mcp', 'status', 'stop'].includes((v as ClientHello).op));
+  return got && { hello: got.value, rest: got.rest };
+}
+
+/**
+ * The first line on `socket`, parsed and checked, within `timeoutMs` and MAX_HELLO_BYTES; the
+ * bytes after it are already JSON-RPC. The socket is paused once it answers (or left to the
+ * caller to destroy when it does not).
+ */
+function readHelloLine<T>(socket: Socket, timeoutMs: number, valid: (v: unknown) => v is T): Promise<{ value: T; rest: Buffer } | null> {
   return new Promise((resolve) => {
     let buf = Buffer.alloc(0);
     let done = false;
-    const finish = (value: { hello: ClientHello; rest: Buffer } | null) => {
+    const finish = (value: { value: T; rest: Buffer } | null) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -105,15 +89,14 @@ export function readHello(socket: Socket, timeoutMs: number): Promise<{ hello: C
         return;
       }
       try {
-        const hello = JSON.parse(buf.subarray(0, nl).toString('utf8')) as ClientHello;
-        if (typeof hello?.gardener !== 'string' || !['mcp', 'status', 'stop'].includes(hello.op)) return finish(null);
-        finish({ hello, rest: buf.subarray(nl + 1) });
+        const value: unknown = JSON.parse(buf.subarray(0, nl).toString('utf8'));
+        finish(valid(value) ? { value, rest: buf.subarray(nl + 1) } : null);
       } catch {
         finish(null);
       }
     };
     socket.on('data', onData);
-    socket.once('close', () => finish(null));
     socket.once('error', () => finish(null));
+    socket.once('close', () => finish(null));
   });
 }

@@ -4,19 +4,13 @@
  * OWNER_STATUS_TIMEOUT_MS, is `none`: a dead owner's watcher never survives it in a status.
  */
 import { VERSION } from '../version.js';
-import { dialOwner } from './hello.js';
-import { readOwnerFile } from './owner-file.js';
-import { runPaths } from './run-paths.js';
+import { dialOwnerOf } from './dial-home.js';
 
 /** Bound on asking the owner, in ms: a status must not hang on a hung owner. */
 export const OWNER_STATUS_TIMEOUT_MS = 500;
 
 export async function ownerWatchBackend(home: string, brainId: string): Promise<string> {
-  const paths = runPaths(home);
-  const hello = { gardener: VERSION, op: 'status' as const, pid: process.pid };
-  let d = await dialOwner(paths.socket, hello, OWNER_STATUS_TIMEOUT_MS);
-  const named = d ? null : readOwnerFile(paths.ownerFile)?.socket;
-  if (named && named !== paths.socket) d = await dialOwner(named, hello, OWNER_STATUS_TIMEOUT_MS);
+  const d = await dialOwnerOf(home, { gardener: VERSION, op: 'status', pid: process.pid }, OWNER_STATUS_TIMEOUT_MS);
   if (!d) return 'none';
   d.socket.destroy();
   const watched = (d.reply.status?.watched ?? []) as { id: string; watch_backend: string }[];

@@ -9,9 +9,7 @@
  */
 import { checkFolder } from '../../brain/folders.js';
 import { resolveHome } from '../../brain/home.js';
-import { dialOwner } from '../../owner/hello.js';
-import { readOwnerFile } from '../../owner/owner-file.js';
-import { runPaths } from '../../owner/run-paths.js';
+import { dialOwnerOf } from '../../owner/dial-home.js';
 import { VERSION } from '../../version.js';
 
 /** Bound on reaching the owner, in ms: a live owner answers in a few; no owner costs this once. */
@@ -23,16 +21,9 @@ export async function mcp(opts: { root?: string }): Promise<void> {
   const folder = checkFolder(opts.root ?? process.cwd());
   let why = 'GARDENER_NO_OWNER=1';
   if (process.env.GARDENER_NO_OWNER !== '1') {
-    const paths = runPaths(resolveHome());
     const hello = { gardener: VERSION, op: 'mcp' as const, folder, pid: process.pid, host_pid: process.ppid };
-    let socketPath = paths.socket;
-    let dialed = await dialOwner(socketPath, hello, PROXY_DIAL_MS);
-    // An owner started with another XDG_RUNTIME_DIR (a service manager's) names its socket in owner.json.
-    const named = dialed ? null : readOwnerFile(paths.ownerFile)?.socket;
-    if (named && named !== socketPath) {
-      socketPath = named;
-      dialed = await dialOwner(socketPath, hello, PROXY_DIAL_MS);
-    }
+    const dialed = await dialOwnerOf(resolveHome(), hello, PROXY_DIAL_MS);
+    const socketPath = dialed?.socketPath;
     if (dialed?.reply.ok && dialed.reply.gardener === VERSION) {
       say(`proxying to the owner (pid ${dialed.reply.pid}, ${socketPath})`);
       const { runProxy } = await import('../../proxy/mcp-proxy.js');

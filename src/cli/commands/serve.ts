@@ -4,10 +4,8 @@
  */
 import { resolveHome } from '../../brain/home.js';
 import { InvalidArgumentError, OwnerNotRunningError } from '../../errors.js';
-import { dialOwner } from '../../owner/hello.js';
+import { dialOwnerOf } from '../../owner/dial-home.js';
 import { createLogger, logLevelFrom } from '../../owner/log.js';
-import { readOwnerFile } from '../../owner/owner-file.js';
-import { runPaths } from '../../owner/run-paths.js';
 import { VERSION } from '../../version.js';
 import { printJson, printLine, positiveInt } from '../output.js';
 
@@ -44,12 +42,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
 }
 
 async function control(home: string, op: 'status' | 'stop', json: boolean): Promise<void> {
-  const paths = runPaths(home);
-  const hello = { gardener: VERSION, op, pid: process.pid };
-  let d = await dialOwner(paths.socket, hello, CONTROL_TIMEOUT_MS);
-  // An owner started with another XDG_RUNTIME_DIR names its socket in owner.json.
-  const named = d ? null : readOwnerFile(paths.ownerFile)?.socket;
-  if (named && named !== paths.socket) d = await dialOwner(named, hello, CONTROL_TIMEOUT_MS);
+  const d = await dialOwnerOf(home, { gardener: VERSION, op, pid: process.pid }, CONTROL_TIMEOUT_MS);
   if (!d) throw new OwnerNotRunningError(home);
   if (op === 'status') {
     d.socket.destroy();

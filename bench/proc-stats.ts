@@ -1,0 +1,40 @@
+/**
+ * What Linux says of another process (/proc): its resident memory and CPU time. The bench
+ * measures the owner, its proxies and the watch host from outside with these.
+ */
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+
+/** Linux clock ticks per second in /proc/<pid>/stat (USER_HZ, 100 on every mainstream build). */
+const CLOCK_TICKS_PER_S = 100;
+
+/** Resident set size of `pid` now, in MB. */
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/** User + system CPU time `pid` has used so far, in seconds. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS_PER_S;
+}
+
+/** Inotify watches a process holds (the `inotify wd:` lines of its inotify descriptors). */
+export function inotifyWatches(pid: number): number | null {
+  try {
+    let n = 0;
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let target: string;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (target !== 'anon_inode:inotify') continue;
+      n += readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
+    }
+    return n;
+  } catch {
+    return null;
+  }
+}
