@@ -10,7 +10,7 @@ import { extractRust } from './rust.js';
 import type { Extraction } from './types.js';
 import { extractTypeScript } from './typescript.js';
 
-export type { Extraction, ImportRef, SymbolDef, SymbolKind } from './types.js';
+export type { Extraction, ImportRef, Reference, ReferenceKind, SymbolDef, SymbolKind } from './types.js';
 
 /** Definitions and imports of `text` written in `language`; empty for languages without a scanner. */
 export function extractDefinitions(language: string | null, text: string): Extraction {

@@ -35,7 +35,26 @@ export interface ImportRef {
   line: number;
 }
 
+/** How a reference uses the name, as far as the extractor can tell. */
+export type ReferenceKind = 'call' | 'type' | 'new' | 'inherit' | 'decorator' | 'member' | 'other';
+
+/**
+ * A place where the file uses a name that a definition may carry (a call, a type, `new X`,
+ * inheritance, a decorator, a member call by name). Resolution to a definition happens at
+ * query time, by name: the extractor only says what was written where.
+ */
+export interface Reference {
+  name: string;
+  /** 1-based line of the use. */
+  line: number;
+  kind: ReferenceKind;
+  /** The enclosing definition's name (the caller), absent at top level. */
+  in?: string;
+}
+
 export interface Extraction {
   symbols: SymbolDef[];
   imports: ImportRef[];
+  /** Uses of names, for `refs` and `impact`; absent where an extractor does not emit them yet. */
+  references?: Reference[];
 }
