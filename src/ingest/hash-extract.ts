@@ -16,6 +16,7 @@ import xxhash from 'xxhash-wasm';
 import { joinFsPath } from '../paths/path-bytes.js';
 import { languageOf } from './language.js';
 import { extractDefinitions } from './extract/index.js';
+import { indexableText } from './secrets/index.js';
 import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
@@ -80,7 +81,9 @@ function processOne(
     if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
     const binary = bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
     const language = binary ? null : languageOf(item.path);
-    const text = binary ? null : bytes.toString('utf8');
+    // Secret-bearing files keep no text; token formats are redacted (src/ingest/secrets/).
+    const indexed = binary ? null : indexableText(item.path, bytes);
+    const text = indexed === null ? null : indexed.text;
     const { symbols, imports } = text === null ? { symbols: [], imports: [] } : extractDefinitions(language, text);
     return {
       ...base,
@@ -90,7 +93,7 @@ function processOne(
       hash,
       language,
       lines: text === null ? 0 : countLines(text),
-      text: text === null ? null : ownBuffer(bytes),
+      text: indexed === null ? null : ownBuffer(indexed.bytes),
       ...extractionFields(symbols, imports),
     };
   } catch (err) {
