@@ -290,3 +290,16 @@ export class SqliteUnsupportedError extends GardenerError {
     this.found = found;
   }
 }
+
+/** An ingest root's `.gardenerignore` exists but cannot be read: detection stops rather than index what it keeps out. */
+export class GardenerIgnoreUnreadableError extends GardenerError {
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_IGNORE_UNREADABLE',
+      `the ignore file ${file} cannot be read (${reason}), so nothing under its root is mapped until it can: ` +
+        `fix its permissions or size, or remove it`,
+      { ...options, exitCode: 2 },
+    );
+    this.name = 'GardenerIgnoreUnreadableError';
+  }
+}

@@ -13,13 +13,16 @@
  * Git runs with `-C root` and the pathspec `.`, so an ingest root below the top of a work tree
  * sees only its own paths. ls-files and `diff --relative` print them relative to the root;
  * status prints them relative to the top, so the `rev-parse --show-prefix` is cut off.
- * Every candidate is then filtered by the noise policy and lstat'ed (see stat-paths.ts).
+ * Every candidate is then filtered by the noise policy and the root's `.gardenerignore`, and
+ * lstat'ed (see stat-paths.ts). Rules that changed since the map last looked make the
+ * detection an inventory (gardener-ignore.ts).
  */
 import { decodePath } from '../paths/path-bytes.js';
 import { AbortedError, GitError } from '../errors.js';
 import { parseDiffNameStatus, parseLsFiles, parseStatusV2 } from './git-status-parser.js';
 import { runGit, runGitOk, type GitOutput, type RunGitOptions } from './run-git.js';
 import { makeSkipFilter } from './skip-dirs.js';
+import { loadGardenerIgnore } from './gardener-ignore.js';
 import { isSafeRelPath, statPaths } from './stat-paths.js';
 import type { DetectFallback, DetectRequest, DetectResult } from './types.js';
 
@@ -62,20 +65,21 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
   // One round trip in the common case: status (with `--branch` for HEAD) beside the prefix,
   // which is cached per root for the worker's life (a root does not move inside its repo).
   const cachedPrefix = PREFIX_BY_ROOT.get(req.root);
-  const [statusOut, prefixOut] = await timed(
+  const [statusOut, prefixOut, rules] = await timed(
     Promise.all([
       runGitOk(
         ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
         opts,
       ),
       cachedPrefix === undefined ? runGitOk(['rev-parse', '--show-prefix'], opts) : null,
+      loadGardenerIgnore(req.root),
     ]),
   );
   const prefix = cachedPrefix ?? decodePath(chompLine(prefixOut!.stdout));
   PREFIX_BY_ROOT.set(req.root, prefix);
   const head = branchOid(statusOut.stdout);
 
-  let inventory = req.inventory === true || req.sinceRef === null;
+  let inventory = req.inventory === true || req.sinceRef === null || rules.fingerprint !== (req.ignoreFingerprint ?? null);
   let fallback: DetectFallback = null;
   let diffOut: GitOutput | null = null;
   if (!inventory && req.sinceRef !== head) {
@@ -105,7 +109,7 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
 
   const isSkipped = makeSkipFilter(req.skip);
   // A trailing '/' names a nested repository or an unpopulated submodule: never a file.
-  const keep = (rel: string): boolean => isSafeRelPath(rel) && !isSkipped(rel);
+  const keep = (rel: string): boolean => isSafeRelPath(rel) && !isSkipped(rel) && !rules.ignores(rel);
   const candidates = new Set<string>();
   const dirty = new Set<string>();
 
@@ -135,5 +139,6 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
     dirty: [...dirty].sort(),
     fallback,
     gitMs: Math.round(gitMs * 100) / 100,
+    ignoreFingerprint: rules.fingerprint,
   };
 }

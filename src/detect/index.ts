@@ -10,3 +10,4 @@ export { SKIP_DIR_NAMES, isSkippedDirName, isSkippedPath, makeSkipFilter, normal
 export { parseDiffNameStatus, parseLsFiles, parseStatusV2, type GitPathChanges } from './git-status-parser.js';
 export { DEFAULT_GIT_TIMEOUT_MS, runGit } from './run-git.js';
 export { gitEnvFrom } from './git-env.js';
+export { GARDENER_IGNORE_FILE, gardenerIgnoreOf, loadGardenerIgnore, type GardenerIgnore } from './gardener-ignore.js';

@@ -6,12 +6,15 @@
  * symlink: a link is neither a file nor a folder to it. It does not read .gitignore (git's
  * rules are git's; a root without git has no such rules to honour). A folder it cannot read is
  * recorded in `unreadable` and skipped: one locked folder must not hide the rest of the root.
+ * It does honour the root's `.gardenerignore` (gardener-ignore.ts): ignored folders are never
+ * descended into and ignored files never listed.
  */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { AbortedError, FolderNotFoundError } from '../errors.js';
 import { decodePath, joinFsPath, toFsPath } from '../paths/path-bytes.js';
 import { isSkippedDirName, makeSkipFilter } from './skip-dirs.js';
+import { loadGardenerIgnore } from './gardener-ignore.js';
 import { createLimiter, isGoneError, lstat, LSTAT_CONCURRENCY } from './stat-paths.js';
 import type { ChangedEntry, DetectRequest, DetectResult } from './types.js';
 
@@ -20,7 +23,10 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
   if (signal?.aborted) throw new AbortedError('change detection', { cause: signal.reason });
   const { root } = req;
   const limit = createLimiter(LSTAT_CONCURRENCY, signal);
-  const isSkipped = makeSkipFilter(req.skip);
+  const rules = await loadGardenerIgnore(root);
+  const skipFilter = makeSkipFilter(req.skip);
+  const isSkipped = (rel: string) => skipFilter(rel) || rules.ignores(rel);
+  const isSkippedDir = (rel: string) => skipFilter(rel) || rules.ignoresDir(rel);
   const entries: ChangedEntry[] = [];
   const unreadable: string[] = [];
 
@@ -44,7 +50,7 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
       return;
     }
     if (st.isDirectory()) {
-      if (!isSkippedDirName(name)) await walk(rel);
+      if (!isSkippedDirName(name) && !rules.ignoresDir(rel)) await walk(rel);
     } else if (st.isFile()) {
       entries.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs, deleted: false });
     }
@@ -68,7 +74,7 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
       if (Buffer.isBuffer(dirent)) {
         if (!isSkipped(rel)) work.push(visitUntyped(rel, name));
       } else if (dirent.isDirectory()) {
-        if (!isSkippedDirName(name) && !isSkipped(rel)) work.push(walk(rel));
+        if (!isSkippedDirName(name) && !isSkippedDir(rel)) work.push(walk(rel));
       } else if (dirent.isFile()) {
         if (!isSkipped(rel)) work.push(statFile(rel));
       }
@@ -89,5 +95,6 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
     fallback: null,
     gitMs: 0,
     unreadable,
+    ignoreFingerprint: rules.fingerprint,
   };
 }

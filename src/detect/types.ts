@@ -35,6 +35,12 @@ export interface DetectRequest {
   gitBinary?: string;
   /** Bound on each git process, in milliseconds. @default 30_000 */
   timeoutMs?: number;
+  /**
+   * The `.gardenerignore` fingerprint the map last saw (DetectResult.ignoreFingerprint); when
+   * the root's rules now differ, the detection is an inventory, so newly ignored paths leave
+   * the map. @default null (no rules)
+   */
+  ignoreFingerprint?: string | null;
 }
 
 export interface ChangedEntry {
@@ -62,4 +68,6 @@ export interface DetectResult {
   gitMs: number;
   /** Root-relative folders the stat walk could not read (skipped, not fatal). */
   unreadable?: string[];
+  /** The fingerprint of the `.gardenerignore` rules this detection applied; null (or absent) when none. */
+  ignoreFingerprint?: string | null;
 }

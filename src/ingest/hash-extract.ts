@@ -16,7 +16,7 @@ import xxhash from 'xxhash-wasm';
 import { joinFsPath } from '../paths/path-bytes.js';
 import { languageOf } from './language.js';
 import { extractDefinitions } from './extract/index.js';
-import { indexableText } from './secrets/index.js';
+import { indexableText, keptOutOfMap } from './secrets/index.js';
 import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
@@ -34,7 +34,13 @@ function hasher() {
 export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[]> {
   const api = await hasher();
   const out: FileResult[] = [];
-  for (const item of task.items) out.push(processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
+  // A path its root's .gardenerignore keeps out leaves the map like a deleted file.
+  const keptOut = keptOutOfMap(task.roots);
+  for (const item of task.items) {
+    out.push(keptOut(item.rootId, item.path)
+      ? { id: item.id, rootId: item.rootId, path: item.path, status: 'deleted' }
+      : processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
+  }
   return out;
 }
 

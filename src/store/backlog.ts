@@ -38,11 +38,12 @@ export function pushChanges(db: Database, rootId: number, detected: DetectResult
       if (!present.has(path)) queue(path);
     }
   }
-  db.prepare('UPDATE roots SET backend = ?, since_ref = ?, dirty = ?, fallback = ? WHERE id = ?').run(
+  db.prepare('UPDATE roots SET backend = ?, since_ref = ?, dirty = ?, fallback = ?, ignore_fingerprint = ? WHERE id = ?').run(
     detected.backend,
     detected.backend === 'git' ? detected.head : null,
     JSON.stringify(detected.dirty),
     detected.fallback,
+    detected.ignoreFingerprint ?? null,
     rootId,
   );
   return { queued, backlog: countBacklog(db) };

@@ -8,6 +8,8 @@ export interface RootRow {
   sinceRef: string | null;
   dirty: string[];
   fallback: string | null;
+  /** The `.gardenerignore` fingerprint the last detection applied; null when none. */
+  ignoreFingerprint: string | null;
 }
 
 export function ensureRoot(db: Database, path: string, now: number): number {
@@ -17,8 +19,8 @@ export function ensureRoot(db: Database, path: string, now: number): number {
 
 export function listRoots(db: Database): RootRow[] {
   return db
-    .prepare('SELECT id, path, backend, since_ref, dirty, fallback FROM roots ORDER BY id')
-    .all<{ id: number; path: string; backend: string | null; since_ref: string | null; dirty: string; fallback: string | null }>()
+    .prepare('SELECT id, path, backend, since_ref, dirty, fallback, ignore_fingerprint FROM roots ORDER BY id')
+    .all<{ id: number; path: string; backend: string | null; since_ref: string | null; dirty: string; fallback: string | null; ignore_fingerprint: string | null }>()
     .map((r) => ({
       id: r.id,
       path: r.path,
@@ -26,6 +28,7 @@ export function listRoots(db: Database): RootRow[] {
       sinceRef: r.since_ref,
       dirty: JSON.parse(r.dirty) as string[],
       fallback: r.fallback,
+      ignoreFingerprint: r.ignore_fingerprint,
     }));
 }
 

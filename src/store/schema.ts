@@ -111,6 +111,17 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO skeleton_state (id) VALUES (1);
   `,
+  // 4: the map keeps secrets out (docs/secrets.md). Each root remembers the fingerprint of
+  // the .gardenerignore its last detection applied (a change makes the next one an inventory).
+  // And every mapped file is ingested once more: text indexed before secret-bearing files and
+  // token formats were kept out is replaced, not left findable until the file next changes.
+  // Clearing the hash makes the drain re-read a file even when its bytes did not change.
+  `
+  ALTER TABLE roots ADD COLUMN ignore_fingerprint TEXT;
+  UPDATE files SET hash = '';
+  INSERT OR IGNORE INTO backlog (root_id, path, queued_at)
+    SELECT root_id, path, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM files ORDER BY id;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -90,6 +90,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
           recheck: [...root.dirty, ...(options.recheck?.[root.path] ?? [])],
           skip: brain.skipFor(root.path),
           inventory: options.inventory ?? false,
+          ignoreFingerprint: root.ignoreFingerprint,
           // Per git process, and well inside the pool's own bound on the task (whose abort
           // would end the thread and orphan the git child instead of killing it).
           timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,

@@ -4,6 +4,7 @@
  * bytes it just read, before definitions and imports are taken, so neither the full-text
  * index nor the extracted names ever see a secret. docs/secrets.md is the user-facing list.
  */
+import { gardenerIgnoreOf } from '../../detect/index.js';
 import { isSecretFile } from './secret-files.js';
 import { redactTokens } from './redact-tokens.js';
 
@@ -24,4 +25,23 @@ export function indexableText(path: string, bytes: Buffer): IndexableText | null
   const text = bytes.toString('utf8');
   const redacted = redactTokens(text);
   return redacted === text ? { text, bytes } : { text: redacted, bytes: Buffer.from(redacted, 'utf8') };
+}
+
+/**
+ * A predicate for one batch: is this path kept out of the map by its root's `.gardenerignore`?
+ * Detection already leaves ignored paths out; this catches a path queued before its rule was
+ * written, or queued by an inventory for leaving, so it leaves instead of being read again.
+ * The rules are read once per root per batch (a stat when they did not change).
+ */
+export function keptOutOfMap(roots: Record<number, string>): (rootId: number, path: string) => boolean {
+  const byRoot = new Map<number, (path: string) => boolean>();
+  return (rootId, path) => {
+    let ignores = byRoot.get(rootId);
+    if (ignores === undefined) {
+      const rules = gardenerIgnoreOf(roots[rootId]!);
+      ignores = (p) => rules.ignores(p);
+      byRoot.set(rootId, ignores);
+    }
+    return ignores(path);
+  };
 }

@@ -18,16 +18,20 @@ export const REDACTION_MARKER = 'REDACTED';
 const MARKER_FILL = '*';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const ALL_ANCHORS = new RegExp([...new Set(TOKEN_PATTERNS.flatMap((p) => p.anchors))].map(escapeRegex).join('|'));
+/** Every anchor in one alternation (literals escaped, shapes as written): the pre-check, one scan. */
+const ANY_ANCHOR = new RegExp(
+  [...new Set(TOKEN_PATTERNS.flatMap((p) => p.anchors.map((a) => (typeof a === 'string' ? escapeRegex(a) : a.source))))].join('|'),
+);
+const hasAnchor = (text: string, anchors: readonly (string | RegExp)[]) => anchors.some((a) => (typeof a === 'string' ? text.includes(a) : a.test(text)));
 /** Each pattern compiled once more with match indices (`d`), to place its secret group. */
 const WITH_INDICES = new Map<TokenPattern, RegExp>(TOKEN_PATTERNS.map((p) => [p, new RegExp(p.regex.source, `${p.regex.flags.replace('d', '')}d`)]));
 
 /** The text with every recognised token replaced by the marker (the same string when none). */
 export function redactTokens(text: string): string {
-  if (!ALL_ANCHORS.test(text)) return text;
+  if (!ANY_ANCHOR.test(text)) return text;
   const ranges: [number, number][] = [];
   for (const pattern of TOKEN_PATTERNS) {
-    if (pattern.anchors.some((a) => text.includes(a))) collect(pattern, text, ranges);
+    if (hasAnchor(text, pattern.anchors)) collect(pattern, text, ranges);
   }
   if (ranges.length === 0) return text;
   ranges.sort((a, b) => a[0] - b[0]);

@@ -10,7 +10,8 @@
  * checksums and commit ids stay searchable.
  *
  * Every pattern names its anchors: literal substrings one of which each of its matches
- * contains. A text holding none of them skips every regex (the cheap pre-check), so a
+ * contains, or, for a format with no fixed prefix, a small regex of the value's shape (a
+ * 64-hex run). A text holding none of them skips every regex (the cheap pre-check), so a
  * pattern added here must list an anchor present in all of its matches.
  */
 
@@ -19,8 +20,8 @@ export interface TokenPattern {
   id: string;
   /** What it is and where the format is documented. */
   reason: string;
-  /** Case-sensitive literals; every match contains at least one. */
-  anchors: readonly string[];
+  /** Case-sensitive literals, or shapes (non-global regexes); every match contains at least one. */
+  anchors: readonly (string | RegExp)[];
   /** Global. With a capture group, only group 1 (the secret) is redacted; else the whole match. */
   regex: RegExp;
   /** A last check on the secret part, for formats a regex alone would over-match. */
@@ -120,7 +121,8 @@ export const TOKEN_PATTERNS: readonly TokenPattern[] = [
   {
     id: 'hex-token-setting',
     reason: "a 64-hex token (Gardener's own format) as the value of a key named for a token, secret, auth or key",
-    anchors: ['oken', 'OKEN', 'ecret', 'ECRET', 'uth', 'UTH', 'key', 'Key', 'KEY'],
+    // Key names like "token" are in most source files; an assigned 64-hex value in almost none.
+    anchors: [/[:=][\s"']*[0-9a-fA-F]{64}/],
     regex: /(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET|[Aa]uth|AUTH|[Kk]ey|KEY)[A-Za-z0-9_.-]{0,30}["']?\s*[:=]\s*["']?([0-9a-fA-F]{64})(?![0-9A-Za-z])/g,
   },
   {
