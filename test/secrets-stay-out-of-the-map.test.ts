@@ -106,3 +106,18 @@ test('secret-bearing files are mapped as files, by path, with no text; templates
     assert.deepEqual(paths(template.value.code), ['.env.example']);
   });
 });
+
+test('the line of a hit never tells where a secret word sits in a file', async () => {
+  await withIngested(async (c) => {
+    // `.env` is found by its path; the secret is on its line 2, the token in compose.yml on line 4.
+    const env = await c.call('seek', { query: 'env envsecretvalue7731', scope: 'code' });
+    assert.deepEqual(env.value.code.map((h: { path: string; line: number }) => [h.path, h.line]).filter(([p]: [string]) => p === '.env'), [['.env', 1]]);
+    const compose = await c.call('seek', { query: `compose ${GARDENER_TOKEN}`, scope: 'code' });
+    const hit = compose.value.code.find((h: { path: string }) => h.path === 'deploy/compose.yml');
+    assert.ok(hit, JSON.stringify(compose.value.code));
+    assert.equal(hit.line, 1);
+    const packed = await c.call('delegate', { task: `compose ${GARDENER_TOKEN}` });
+    const file = packed.value.files.find((f: { path: string }) => f.path === 'deploy/compose.yml');
+    if (file) assert.deepEqual(file.lines, [1]);
+  });
+});

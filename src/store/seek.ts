@@ -13,6 +13,7 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { joinFsPath } from '../paths/path-bytes.js';
 import type { Database } from './sqlite-adapter.js';
 import type { SymbolDef } from '../ingest/extract/types.js';
+import { isSecretFile, redactTokens } from '../ingest/index.js';
 
 export interface SeekOptions {
   /** Most hits to return. @default 20 */
@@ -99,14 +100,19 @@ function byScore(a: SeekHit, b: SeekHit): number {
   return b.score - a.score || a.path.localeCompare(b.path) || a.line - b.line;
 }
 
-/** The first line of the file on disk that contains a term (1 when none, or unreadable). */
+/**
+ * The first line of the file on disk that contains a term (1 when none, or unreadable). The
+ * file is read as the index saw it (docs/secrets.md): a secret-bearing file is always line 1 and
+ * tokens are redacted first, so a line number never tells where a secret word sits.
+ */
 export function lineOf(root: string, path: string, lowered: string[]): number {
+  if (isSecretFile(path)) return 1;
   let text: string;
   try {
     const fd = openSync(joinFsPath(root, path), constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const buf = Buffer.allocUnsafe(LINE_SCAN_BYTES);
-      text = buf.toString('utf8', 0, readSync(fd, buf, 0, LINE_SCAN_BYTES, 0)).toLowerCase();
+      text = redactTokens(buf.toString('utf8', 0, readSync(fd, buf, 0, LINE_SCAN_BYTES, 0))).toLowerCase();
     } finally {
       closeSync(fd);
     }
