@@ -61,6 +61,14 @@ test('a private-key block loses its body, line by line, even when its END line i
   assert.ok(!redactTokens(short).includes(r(27)));
   const truncated = `-----BEGIN RSA PRIVATE KEY-----\n${r(64)}\n${r(64)}`;
   assert.ok(!redactTokens(truncated).includes(r(64)));
+  // An encrypted key's header lines, and a key inside JSON with escaped line breaks.
+  const encrypted = `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\n${r(64)}\n-----END RSA PRIVATE KEY-----`;
+  assert.ok(!redactTokens(encrypted).includes(r(64)));
+  const json = `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${r(64)}\\n${r(64)}\\n-----END PRIVATE KEY-----\\n", "client_email": "bot@x.iam"}`;
+  assert.ok(!redactTokens(json).includes(r(64)) && redactTokens(json).includes('"client_email": "bot@x.iam"'));
+  // Code that only names the header (a PEM parser) keeps its text.
+  const parser = `if (pem.startsWith('-----BEGIN RSA PRIVATE KEY-----')) return parseRsa(pem); // ${r(64)}\n`;
+  assert.equal(redactTokens(parser), parser);
 });
 
 test('ordinary code and look-alikes that are not secrets come back as the same string', () => {
@@ -73,6 +81,7 @@ test('ordinary code and look-alikes that are not secrets come back as the same s
     'const SECRET_KEY_BYTES = 32;',
     'see https://example.com/docs and mailto:someone@example.com',
     'const task = "desk-lamp-and-other-things-in-a-long-name";',
+    'const url = `postgres://${user}:${password}@${host}/app`;',
   ].join('\n');
   assert.equal(redactTokens(code), code);
 });

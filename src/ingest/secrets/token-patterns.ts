@@ -102,9 +102,10 @@ export const TOKEN_PATTERNS: readonly TokenPattern[] = [
   },
   {
     id: 'private-key-block',
-    reason: 'PEM private-key blocks of any kind (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … PRIVATE KEY): the body, up to its END line or the end of the text',
+    reason: 'PEM private-key blocks of any kind (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … PRIVATE KEY): the body (40+ base64 characters, header lines, escaped `\\n` as in JSON), up to its END line or wherever the base64 stops (a truncated key)',
     anchors: ['PRIVATE KEY'],
-    regex: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)(?=-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    // The body must look like one: code that merely names the header (a PEM parser) keeps its text.
+    regex: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----((?:\r?\n|\\n|[ \t])(?:[A-Za-z][A-Za-z-]*:[^\n\\]*(?:\r?\n|\\n))*[A-Za-z0-9+/=\s\\]{40,})/g,
   },
   {
     id: 'jwt',
@@ -130,6 +131,8 @@ export const TOKEN_PATTERNS: readonly TokenPattern[] = [
     reason: 'the password of a URL with credentials (https://user:password@host, postgres://, mongodb+srv://, redis://…)',
     anchors: ['://'],
     regex: /:\/\/[^\s:@/"'<>]{1,256}:([^\s@/"'<>]{1,256})@/g,
+    // `${password}`, `$PASSWORD`: a reference, not the value.
+    accept: (secret) => !secret.startsWith('$'),
   },
   {
     id: 'secret-assignment',
