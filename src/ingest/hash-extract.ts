@@ -1,7 +1,8 @@
 /**
  * Hash+extract for one batch of backlog items: read each file once, hash it with xxh64
  * (xxhash-wasm), and when the content changed, take its language, line count, definitions
- * and imports. Runs in a pool worker; it touches only the files it is given.
+ * and imports. Runs in a pool worker; it touches only the files it is given (and each root's
+ * `.gardenerignore`). What of a text is indexed is src/ingest/secrets/'s decision.
  *
  * A file whose hash matches the map only refreshes its stat row. A file that vanished is a
  * deletion. A symlink is never followed (it leaves the map like a deletion). A file that

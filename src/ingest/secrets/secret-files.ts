@@ -10,7 +10,10 @@
  * Templates are deliberately not on the list: `.env.example`, `.env.sample`, `.env.template`,
  * `.env.dist` and `.env.defaults` exist to be committed and read (they name the settings a
  * project needs, which is what an agent looks for), so they are indexed like any text, with the
- * token formats of token-patterns.ts redacted as everywhere else.
+ * token formats of token-patterns.ts redacted as everywhere else. *
+ * A file whose bytes did not change is not read again, so a brain keeps what an older list let
+ * in: a change here that keeps more out comes with a schema migration that re-queues every
+ * file (as migration 4 in src/store/schema.ts does).
  */
 
 interface SecretFileRule {

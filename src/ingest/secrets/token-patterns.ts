@@ -12,7 +12,10 @@
  * Every pattern names its anchors: literal substrings one of which each of its matches
  * contains, or, for a format with no fixed prefix, a small regex of the value's shape (a
  * 64-hex run). A text holding none of them skips every regex (the cheap pre-check), so a
- * pattern added here must list an anchor present in all of its matches.
+ * pattern added here must list an anchor present in all of its matches. *
+ * A file whose bytes did not change is not read again, so a brain keeps what an older list let
+ * in: a change here that keeps more out comes with a schema migration that re-queues every
+ * file (as migration 4 in src/store/schema.ts does).
  */
 
 export interface TokenPattern {
