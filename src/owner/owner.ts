@@ -15,7 +15,8 @@
  *   3. holding the lock: a socket left at the socket path is a dead owner's and is removed; a
  *      file that is not a socket is refused (we never delete what we did not make)
  *   4. write owner.json (replacing a dead owner's), listen on the socket (0600, folder 0700;
- *      its device and inode remembered), then HTTP on 127.0.0.1
+ *      bound under a private name and renamed into place, its device and inode remembered),
+ *      then HTTP on 127.0.0.1
  *   5. rewrite owner.json with the URL, then log `ready`
  *
  * Shutdown (SIGTERM, SIGINT, `serve --stop`), bounded by SHUTDOWN_BOUND_MS in all:
@@ -27,8 +28,8 @@
  *      it still holds our pid and start time), then release the lock
  * Past the bound the files are removed and the process exits anyway (the kernel drops the lock).
  */
-import { lstatSync, unlinkSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { lstatSync, renameSync, unlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { checkFolder } from '../brain/index.js';
 import { UnsafePermissionsError, ListenError, OwnerUnresponsiveError } from '../errors.js';
 import { HttpListener } from '../http/http-listener.js';
@@ -205,8 +206,13 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     wroteOwnerFile = true;
     const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, log, work: options.work, watch: options.watch });
     let stop = (_reason: string) => {};
+    // Bound under a private name, then renamed into place: closing a Unix socket server makes
+    // libuv unlink the path it bound, which would delete whatever socket then sits at the real
+    // path (another owner's). The name it bound is gone after the rename; we remove ours by inode.
+    const bindPath = join(dirname(paths.socket), `.${process.pid.toString(36)}.bind`);
+    removeSocketFile(bindPath, socketIdOf(bindPath));
     const socket = new SocketListener({
-      path: paths.socket,
+      path: bindPath,
       log,
       prove: (nonce) => ({ gardener: VERSION, pid: process.pid, proof: proveOwner(token, nonce, process.pid) }),
       openSession: (hello, onToolsChanged) => {
@@ -228,6 +234,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     await socket.listen().catch((err: NodeJS.ErrnoException) => {
       throw new ListenError(paths.socket, err.message, { cause: err });
     });
+    renameSync(bindPath, paths.socket);
     const socketId = socketIdOf(paths.socket);
     let http: HttpListener | null = null;
     if (options.port !== null) {
