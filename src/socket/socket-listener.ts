@@ -1,7 +1,7 @@
 /**
  * The owner's Unix socket: what `gardener mcp` proxies connect to.
  *
- * A connection opens with a challenge and a hello, one line each way each (hello.ts), then carries newline-delimited
+ * A connection opens with a challenge and a hello line each way (hello.ts), then carries newline-delimited
  * JSON-RPC: one connection is one MCP session, built by `createSessionServer` exactly as stdio
  * builds it. A bad hello, a line over MAX_LINE_BYTES or a peer that hangs up ends that
  * connection only; the owner and other sessions carry on.
