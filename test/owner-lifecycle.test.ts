@@ -246,3 +246,19 @@ test('without HTTP the owner still has a token: its socket clients verify it by 
     await home.cleanup();
   }
 });
+
+test('two serves started at once make one owner: the lock holder; the other says who holds the home', async () => {
+  const home = await makeTempDir('gardener-home-');
+  const both = await Promise.allSettled([startServe(home.dir), startServe(home.dir)]);
+  const owners = both.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  try {
+    assert.equal(owners.length, 1, 'exactly one owner');
+    const other = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    // Exit 0 ("already running", on stdout) once the holder answers; exit 1 if it was not listening within the bound.
+    assert.match(String(other.reason), new RegExp(`code 0, |code 1, .*an owner \\(pid ${owners[0]!.pid}\\) holds this home`, 's'));
+    assert.equal(ownerJson(home.dir).pid, owners[0]!.pid);
+  } finally {
+    for (const o of owners) await o.stop();
+    await home.cleanup();
+  }
+});
