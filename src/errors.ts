@@ -303,3 +303,30 @@ export class GardenerIgnoreUnreadableError extends GardenerError {
     this.name = 'GardenerIgnoreUnreadableError';
   }
 }
+
+/**
+ * Something sits on this home's owner socket but is not a verified owner (the socket's folder
+ * is not this user's private folder, or the peer did not prove it reads the home's token):
+ * `gardener serve --status/--stop` tell it nothing and report this.
+ */
+export class OwnerUnverifiedError extends GardenerError {
+  constructor(home: string, why: string) {
+    super('GDN_OWNER_UNVERIFIED', `no verified owner for ${home}: ${why}. Nothing was sent to it; see docs/owner.md (threat model)`);
+    this.name = 'OwnerUnverifiedError';
+  }
+}
+
+/**
+ * A second `gardener serve` found this home's owner lock held by a live process that does not
+ * answer on its socket (stopped, in a debugger, stalled). It left owner.json and the socket alone.
+ */
+export class OwnerUnresponsiveError extends GardenerError {
+  constructor(pid: number | null, home: string, why: string) {
+    super(
+      'GDN_OWNER_UNRESPONSIVE',
+      `an owner (pid ${pid ?? 'unknown'}) holds this home (${home}) but does not answer (${why}): ` +
+        `nothing was taken over. Wait for it, or stop it (kill ${pid ?? '<pid>'}) and start again`,
+    );
+    this.name = 'OwnerUnresponsiveError';
+  }
+}

@@ -1,14 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer, type Socket } from 'node:net';
 import { readlinkSync, readdirSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { sourceFiles } from './helpers/brains.js';
 import { connectGardener, type GardenerClient } from './helpers/mcp-client.js';
 import { mcpToolsSuite } from './helpers/mcp-tools-suite.js';
-import { ownerEnv, runCli, startServe, type ServeProcess } from './helpers/owner.js';
+import { homeToken, listenStandIn, ownerEnv, runCli, startServe, type ServeProcess } from './helpers/owner.js';
 import { armedRepo, trafficTicksTheArmedBrain } from './helpers/traffic-law.js';
 import { VERSION as VERSION_OF_TEST } from '../src/version.js';
 
@@ -114,38 +112,22 @@ test('a SIGKILLed owner leaves the proxy answering, in-process', async () => {
 test('a request in flight when the owner dies is re-sent in-process, after initialize is replayed', async () => {
   const repo = await makeGitRepo(sourceFiles(2));
   const home = await makeTempDir('gardener-home-');
-  // A stand-in owner: says hello, answers initialize, then hangs up on the first tool call.
-  mkdirSync(join(home.dir, 'run'), { mode: 0o700 });
-  const sockets: Socket[] = [];
+  // A stand-in owner: proves itself, says hello, answers initialize, then hangs up on the first tool call.
   let sawCall!: () => void;
   const called = new Promise<void>((r) => (sawCall = r));
-  const fake = createServer((s) => {
-    sockets.push(s);
-    let buf = '';
-    let hello = false;
-    s.on('data', (d) => {
-      buf += d;
-      let nl;
-      while ((nl = buf.indexOf('\n')) !== -1) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (!hello) {
-          hello = true;
-          s.write(JSON.stringify({ gardener: JSON.parse(line).gardener, ok: true, pid: process.pid }) + '\n');
-          continue;
-        }
-        const m = JSON.parse(line);
-        if (m.method === 'initialize') {
-          s.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'stand-in', version: '0' } } }) + '\n');
-        } else if (m.method === 'tools/call') {
-          sawCall();
-          s.destroy();
-        }
-      }
-    });
+  const fake = await listenStandIn(join(home.dir, 'run', 'owner.sock'), { token: homeToken(home.dir) }, (line, s, index) => {
+    if (index === 0) {
+      s.write(JSON.stringify({ gardener: JSON.parse(line).gardener, ok: true, pid: process.pid }) + '\n');
+      return;
+    }
+    const m = JSON.parse(line);
+    if (m.method === 'initialize') {
+      s.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'stand-in', version: '0' } } }) + '\n');
+    } else if (m.method === 'tools/call') {
+      sawCall();
+      s.destroy();
+    }
   });
-  fake.listen(join(home.dir, 'run', 'owner.sock'));
-  await once(fake, 'listening');
   const c = await connectGardener(repo.dir, ownerEnv(home.dir));
   try {
     const answer = c.call('session_handshake');
@@ -156,8 +138,7 @@ test('a request in flight when the owner dies is re-sent in-process, after initi
     assert.match(c.stderr(), /proxying to the owner/);
   } finally {
     await c.close();
-    fake.close();
-    for (const s of sockets) s.destroy();
+    await fake.close();
     await repo.cleanup();
     await home.cleanup();
   }
@@ -177,18 +158,16 @@ test('GARDENER_NO_OWNER=1, or an owner of another version: the client serves in-
     await owner.stop();
   }
   // A stand-in owner of another version, refusing as a real one does.
-  const fake = createServer((s) => {
-    s.once('data', () => s.end(JSON.stringify({ gardener: '9.9.9', ok: false, pid: process.pid, error: 'the owner runs Gardener 9.9.9' }) + '\n'));
-  });
-  fake.listen(join(home.dir, 'run', 'owner.sock'));
-  await once(fake, 'listening');
+  const fake = await listenStandIn(join(home.dir, 'run', 'owner.sock'), { token: homeToken(home.dir) }, (_hello, s) =>
+    s.end(JSON.stringify({ gardener: '9.9.9', ok: false, pid: process.pid, error: 'the owner runs Gardener 9.9.9' }) + '\n'),
+  );
   try {
     const c = await connectGardener(repo.dir, ownerEnv(home.dir));
     assert.equal((await c.call('session_handshake')).isError, false);
     await c.close();
     assert.match(c.stderr(), /serving in-process \(the owner answered but refused: the owner runs Gardener 9\.9\.9\)/);
   } finally {
-    fake.close();
+    await fake.close();
     await repo.cleanup();
     await home.cleanup();
   }
@@ -231,21 +210,10 @@ test('an owner that dies before answering initialize: the host still gets its in
   const repo = await makeGitRepo(sourceFiles(2));
   const home = await makeTempDir('gardener-home-');
   mkdirSync(join(home.dir, 'run'), { mode: 0o700 });
-  const sockets: Socket[] = [];
-  const fake = createServer((s) => {
-    sockets.push(s);
-    let hello = false;
-    s.on('data', () => {
-      if (!hello) {
-        hello = true;
-        s.write(JSON.stringify({ gardener: VERSION_OF_TEST, ok: true, pid: process.pid }) + '\n');
-        return;
-      }
-      s.destroy(); // the initialize line: hang up without answering
-    });
+  const fake = await listenStandIn(join(home.dir, 'run', 'owner.sock'), { token: homeToken(home.dir) }, (_line, s, index) => {
+    if (index === 0) s.write(JSON.stringify({ gardener: VERSION_OF_TEST, ok: true, pid: process.pid }) + '\n');
+    else s.destroy(); // the initialize line: hang up without answering
   });
-  fake.listen(join(home.dir, 'run', 'owner.sock'));
-  await once(fake, 'listening');
   try {
     const c = await connectGardener(repo.dir, ownerEnv(home.dir));
     const h = await c.call('session_handshake');
@@ -254,8 +222,7 @@ test('an owner that dies before answering initialize: the host still gets its in
     assert.match(c.stderr(), /proxying to the owner/);
     assert.match(c.stderr(), /serving in-process from here/);
   } finally {
-    fake.close();
-    for (const s of sockets) s.destroy();
+    await fake.close();
     await repo.cleanup();
     await home.cleanup();
   }

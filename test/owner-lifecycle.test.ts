@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { makeTempDir } from './helpers/git-repo.js';
 import { isAlive } from './helpers/fake-git.js';
@@ -208,6 +209,56 @@ test('a token file others can read, or one that holds no token, is refused with 
     assert.match(garbage.stderr, /GDN_TOKEN_UNREADABLE/);
     assert.ok(!existsSync(join(home.dir, 'run', 'owner.json')), 'nothing was claimed');
   } finally {
+    await home.cleanup();
+  }
+});
+
+test('an owner removes only the socket it bound: one put in its place (another inode) is left alone', async () => {
+  const home = await makeTempDir('gardener-home-');
+  const owner = await startServe(home.dir);
+  const other = createServer();
+  try {
+    const path = owner.ready.socket;
+    unlinkSync(path);
+    other.listen(path);
+    await once(other, 'listening');
+    const theirs = lstatSync(path).ino;
+    assert.equal((await owner.stop()).code, 0);
+    assert.ok(existsSync(path), 'the other socket is still there');
+    assert.equal(lstatSync(path).ino, theirs);
+    assert.ok(!existsSync(join(home.dir, 'run', 'owner.json')), 'its own owner.json is gone');
+  } finally {
+    other.close();
+    await home.cleanup();
+  }
+});
+
+test('without HTTP the owner still has a token: its socket clients verify it by that', async () => {
+  const home = await makeTempDir('gardener-home-');
+  const owner = await startServe(home.dir, ['--no-http']);
+  try {
+    assert.equal(statSync(join(home.dir, 'token')).mode & 0o777, 0o600);
+    const status = await runCli(['serve', '--status', '--json'], ownerEnv(home.dir));
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal(JSON.parse(status.stdout).pid, owner.pid);
+  } finally {
+    await owner.stop();
+    await home.cleanup();
+  }
+});
+
+test('two serves started at once make one owner: the lock holder; the other says who holds the home', async () => {
+  const home = await makeTempDir('gardener-home-');
+  const both = await Promise.allSettled([startServe(home.dir), startServe(home.dir)]);
+  const owners = both.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  try {
+    assert.equal(owners.length, 1, 'exactly one owner');
+    const other = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    // Exit 0 ("already running", on stdout) once the holder answers; exit 1 if it was not listening within the bound.
+    assert.match(String(other.reason), new RegExp(`code 0, |code 1, .*an owner \\(pid ${owners[0]!.pid}\\) holds this home`, 's'));
+    assert.equal(ownerJson(home.dir).pid, owners[0]!.pid);
+  } finally {
+    for (const o of owners) await o.stop();
     await home.cleanup();
   }
 });

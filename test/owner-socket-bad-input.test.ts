@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { makeTempDir } from './helpers/git-repo.js';
 import { startServe } from './helpers/owner.js';
 import { VERSION } from '../src/version.js';
+import { makeNonce } from '../src/owner/verify-owner.js';
 
 /** A raw connection to the owner's socket that reads JSON lines. */
 async function open(path: string, folder: string, helloLine?: string) {
@@ -26,11 +27,18 @@ async function open(path: string, folder: string, helloLine?: string) {
   });
   socket.on('error', () => {}); // the owner may reset a connection it ends
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
-  socket.write((helloLine ?? JSON.stringify({ gardener: VERSION, op: 'mcp', folder, pid: process.pid, host_pid: process.ppid })) + '\n');
   const next = async (): Promise<any> => {
     while (lines.length === 0) await new Promise<void>((r) => waiters.push(r));
     return JSON.parse(lines.shift()!);
   };
+  if (helloLine !== undefined) {
+    socket.write(helloLine + '\n');
+  } else {
+    // The challenge first (hello.ts); its proof is not checked here: this test is the client.
+    socket.write(JSON.stringify({ gardener: VERSION, nonce: makeNonce() }) + '\n');
+    assert.equal(typeof (await next()).proof, 'string');
+    socket.write(JSON.stringify({ gardener: VERSION, op: 'mcp', folder, pid: process.pid, host_pid: process.ppid }) + '\n');
+  }
   return { socket, next, closed, send: (x: string | Buffer) => socket.write(x) };
 }
 

@@ -1,18 +1,28 @@
 /**
- * Reaching the owner of a Gardener home: its socket where this process would put it, else the
- * one its owner.json names (an owner started with another XDG_RUNTIME_DIR, as a service
- * manager's is). Used by the proxy, `serve --status/--stop` and the CLI's watch status.
+ * Reaching the verified owner of a Gardener home: its socket where this process would put it,
+ * else the one its owner.json names (an owner started with another XDG_RUNTIME_DIR, as a
+ * service manager's is). Used by the proxy, `serve --status/--stop` and the CLI's watch status.
+ * A client that cannot read the home's token cannot verify anyone, so it dials nobody.
  */
-import { dialOwner, type ClientHello, type Dialed } from './hello.js';
+import { dialOwner, NO_ANSWER, type ClientHello, type Dialed, type DialFailure } from './hello.js';
 import { readOwnerFile } from './owner-file.js';
 import { runPaths } from './run-paths.js';
+import { readTokenFile } from './verify-owner.js';
 
-export async function dialOwnerOf(home: string, hello: ClientHello, timeoutMs: number): Promise<(Dialed & { socketPath: string }) | null> {
+export async function dialOwnerOf(home: string, hello: ClientHello, timeoutMs: number): Promise<(Dialed & { socketPath: string }) | DialFailure> {
   const paths = runPaths(home);
-  const first = await dialOwner(paths.socket, hello, timeoutMs);
-  if (first) return { ...first, socketPath: paths.socket };
+  const read = readTokenFile(paths.tokenFile);
+  if (!('token' in read)) {
+    // No token: no owner ever started here (every owner makes one). Any other problem: nobody can be verified.
+    return read.problem === 'missing' ? { why: NO_ANSWER, untrusted: false } : { why: `cannot verify an owner without the token: ${read.reason}`, untrusted: true };
+  }
+  const options = { token: read.token, timeoutMs };
+  const first = await dialOwner(paths.socket, hello, options);
+  if (first.socket) return { ...first, socketPath: paths.socket };
   const named = readOwnerFile(paths.ownerFile)?.socket;
-  if (!named || named === paths.socket) return null;
-  const second = await dialOwner(named, hello, timeoutMs);
-  return second && { ...second, socketPath: named };
+  if (!named || named === paths.socket) return first;
+  const second = await dialOwner(named, hello, options);
+  if (second.socket) return { ...second, socketPath: named };
+  // The more telling of the two: something that is not a verified owner beats silence.
+  return first.untrusted ? first : second;
 }

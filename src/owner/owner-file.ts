@@ -1,8 +1,10 @@
 /**
- * `run/owner.json`: who owns this Gardener home. Created exclusively (O_EXCL), so of two
- * `gardener serve` started at once exactly one goes on; rewritten atomically (write beside,
- * rename) once the listeners are up. The pid in it is for people and for `--status`: a stale
- * file is recognised by a failed handshake on its socket, never by the pid (pids are reused).
+ * `run/owner.json`: who owns this Gardener home (pid, socket, URL, start time). Written
+ * atomically (write beside, rename), only by the holder of the owner lock (owner-lock.ts): the
+ * lock says who owns, so of two `gardener serve` started at once exactly one goes on, and a
+ * dead owner's file is simply replaced. The pid in it is for people and for messages; it is
+ * never trusted to say an owner lives (pids are reused). An owner removes the file only while
+ * it still holds its own pid and start time.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 
@@ -23,24 +25,6 @@ export function readOwnerFile(file: string): OwnerInfo | null {
   } catch {
     return null;
   }
-}
-
-/** Creates the file only if it does not exist; false when it does. */
-export function createOwnerFile(file: string, info: OwnerInfo): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, 'wx', 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, JSON.stringify(info) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }
 
 export function rewriteOwnerFile(file: string, info: OwnerInfo): void {

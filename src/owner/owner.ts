@@ -1,15 +1,22 @@
 /**
- * The owner's lifecycle: the one module that holds process signals, the socket file,
- * `owner.json` and the order of start and shutdown.
+ * The owner's lifecycle: the one module that holds process signals, the owner lock, the socket
+ * file, `owner.json` and the order of start and shutdown.
+ *
+ * Liveness is the kernel's word: the owner is whoever holds `run/owner.lock` (owner-lock.ts),
+ * never a pid and never a handshake that timed out. Only the holder writes owner.json or the
+ * socket path, and an owner removes only what it made.
  *
  * Start (nothing is scanned before the listeners are up; brains open lazily on first use):
- *   1. refuse a home or run folder writable by group or others (names it and the fix)
- *   2. claim `run/owner.json` exclusively; if it exists, handshake on the socket it names:
- *      an answer means "already running" (we exit 0); CLAIM_ATTEMPTS silent tries mean a dead
- *      owner, whose file is removed (only if unchanged) and the claim retried. Never the pid.
- *   3. the socket path: a live owner there means "already running"; a stale socket is
- *      removed; a file that is not a socket is refused (we never delete what we did not make)
- *   4. listen on the socket (0600, folder 0700), then HTTP on 127.0.0.1 (token made on first start)
+ *   1. refuse a home or run folder writable by group or others, and a socket folder that is not
+ *      this user's own 0700 folder (names it and the fix); make the token if there is none
+ *   2. take the owner lock. Held by a live process: if it answers (and proves it reads the
+ *      token) on its socket, "already running" (we exit 0); else GDN_OWNER_UNRESPONSIVE. Either
+ *      way owner.json and the socket are left alone
+ *   3. holding the lock: a socket left at the socket path is a dead owner's and is removed; a
+ *      file that is not a socket is refused (we never delete what we did not make)
+ *   4. write owner.json (replacing a dead owner's), listen on the socket (0600, folder 0700;
+ *      bound under a private name and renamed into place, its device and inode remembered),
+ *      then HTTP on 127.0.0.1
  *   5. rewrite owner.json with the URL, then log `ready`
  *
  * Shutdown (SIGTERM, SIGINT, `serve --stop`), bounded by SHUTDOWN_BOUND_MS in all:
@@ -17,35 +24,42 @@
  *   2. stop ticks between batches (vigils abort; the backlog keeps the rest)
  *   3. end sessions (socket connections close: proxies fall back in-process; HTTP sessions end)
  *   4. join workers (probe gits, writers, the pool)
- *   5. remove the socket and owner.json (only if they are still ours)
- * Past the bound the files are removed and the process exits anyway.
+ *   5. remove the socket (only if its device and inode are still ours) and owner.json (only if
+ *      it still holds our pid and start time), then release the lock
+ * Past the bound the files are removed and the process exits anyway (the kernel drops the lock).
  */
-import { lstatSync, unlinkSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { lstatSync, renameSync, unlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { checkFolder } from '../brain/index.js';
-import { UnsafePermissionsError, ListenError } from '../errors.js';
+import { UnsafePermissionsError, ListenError, OwnerUnresponsiveError } from '../errors.js';
 import { HttpListener } from '../http/http-listener.js';
 import { SocketListener } from '../socket/socket-listener.js';
 import { VERSION } from '../version.js';
-import { dialOwner } from './hello.js';
+import { dialOwner, NO_ANSWER } from './hello.js';
 import type { Logger } from './log.js';
 import { OwnerBrains, type OwnerBrainsOptions } from './owner-brains.js';
-import { createOwnerFile, readOwnerFile, removeOwnerFile, rewriteOwnerFile, type OwnerInfo } from './owner-file.js';
-import { makePrivateDir, runPaths, unsafeFolderReason, type RunPaths } from './run-paths.js';
+import { readOwnerFile, removeOwnerFile, rewriteOwnerFile, type OwnerInfo } from './owner-file.js';
+import { OwnerLock } from './owner-lock.js';
+import { makePrivateDir, prepareSocketFolder, runPaths, unsafeFolderReason, type RunPaths } from './run-paths.js';
 import { ensureToken } from './token.js';
+import { proveOwner } from './verify-owner.js';
 import type { BrainWork } from './armed-brains.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
-/** Bound on one handshake when checking whether an owner is alive, in ms. */
-export const CLAIM_HANDSHAKE_MS = 1_000;
-/** Handshakes tried before an owner.json is called stale. */
-export const CLAIM_ATTEMPTS = 3;
 /**
- * Pause between those tries, in ms: an owner that has just claimed the file listens within a
- * few ms; this window keeps a second start from calling it dead meanwhile.
+ * How long a second start asks the lock holder to answer on its socket, in ms. Only to tell
+ * "already running" from "holds the home but does not answer": it never decides who owns.
  */
-export const CLAIM_RETRY_PAUSE_MS = 100;
+export const HOLDER_ANSWER_MS = 1_000;
+/** Pause between tries within HOLDER_ANSWER_MS when the holder is not listening yet, in ms. */
+export const HOLDER_RETRY_PAUSE_MS = 50;
+
+/** The device and inode of the socket this owner bound: what it may remove. */
+interface SocketId {
+  dev: number;
+  ino: number;
+}
 
 export interface OwnerOptions {
   home: string;
@@ -82,9 +96,13 @@ export class Owner {
   #unhook: () => void = () => {};
   #hardExit: NodeJS.Timeout | undefined;
   #processHooks = false;
+  #lock: OwnerLock;
+  #socketId: SocketId | null;
 
-  constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; http: HttpListener | null; log: Logger }) {
+  constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; socketId: SocketId | null; http: HttpListener | null; lock: OwnerLock; log: Logger }) {
     this.info = parts.info;
+    this.#lock = parts.lock;
+    this.#socketId = parts.socketId;
     this.paths = parts.paths;
     this.brains = parts.brains;
     this.#socket = parts.socket;
@@ -114,6 +132,7 @@ export class Owner {
       await ticksStopped;
       await this.brains.close();
       this.#removeFiles();
+      this.#lock.release();
       this.#unhook();
       this.#log.info('stopped', { reason });
       this.#resolveClosed();
@@ -153,7 +172,7 @@ export class Owner {
   }
 
   #removeFiles(): void {
-    removeSocketFile(this.paths.socket);
+    removeSocketFile(this.paths.socket, this.#socketId);
     removeOwnerFile(this.paths.ownerFile, this.info);
   }
 }
@@ -166,28 +185,36 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
   if (!isLoopback(host) && !options.allowRemote) {
     throw new ListenError(host, 'it is not a loopback address: pass --allow-remote to bind it on purpose (the bearer token is required either way)');
   }
-  for (const dir of [paths.home, paths.runDir, paths.socketDir]) {
+  for (const dir of [paths.home, paths.runDir]) {
     makePrivateDir(dir);
     const why = unsafeFolderReason(dir);
     if (why) throw new UnsafePermissionsError(dir, why);
   }
-  const token = options.port === null ? '' : ensureToken(paths.tokenFile);
+  const socketFolder = prepareSocketFolder(paths);
+  if (socketFolder) throw new UnsafePermissionsError(paths.socketDir, socketFolder);
+  // Always: the socket's clients verify the owner by it, HTTP or not.
+  const token = ensureToken(paths.tokenFile);
   const info: OwnerInfo = { pid: process.pid, version: VERSION, socket: paths.socket, url: null, started_at: new Date().toISOString() };
 
-  const running = await claimOwnerFile(paths, info, log);
-  if (running) return { started: false, running };
+  const lock = OwnerLock.take(paths.lockFile);
+  if (!lock) return { started: false, running: await holderAnswer(paths, token) };
   let owner: Owner | undefined;
+  let wroteOwnerFile = false;
   try {
-    const other = await clearSocketPath(paths.socket);
-    if (other) {
-      removeOwnerFile(paths.ownerFile, info);
-      return { started: false, running: other };
-    }
+    clearSocketPath(paths.socket, readOwnerFile(paths.ownerFile), log);
+    rewriteOwnerFile(paths.ownerFile, info);
+    wroteOwnerFile = true;
     const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, log, work: options.work, watch: options.watch });
     let stop = (_reason: string) => {};
+    // Bound under a private name, then renamed into place: closing a Unix socket server makes
+    // libuv unlink the path it bound, which would delete whatever socket then sits at the real
+    // path (another owner's). The name it bound is gone after the rename; we remove ours by inode.
+    const bindPath = join(dirname(paths.socket), `.${process.pid.toString(36)}.bind`);
+    removeSocketFile(bindPath, socketIdOf(bindPath));
     const socket = new SocketListener({
-      path: paths.socket,
+      path: bindPath,
       log,
+      prove: (nonce) => ({ gardener: VERSION, pid: process.pid, proof: proveOwner(token, nonce, process.pid) }),
       openSession: (hello, onToolsChanged) => {
         const session = brains.openSession(hello.folder ?? '', onToolsChanged);
         return { session, close: () => brains.closeSession(session) };
@@ -207,6 +234,8 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     await socket.listen().catch((err: NodeJS.ErrnoException) => {
       throw new ListenError(paths.socket, err.message, { cause: err });
     });
+    renameSync(bindPath, paths.socket);
+    const socketId = socketIdOf(paths.socket);
     let http: HttpListener | null = null;
     if (options.port !== null) {
       http = new HttpListener({
@@ -225,12 +254,12 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
         info.url = await http.listen();
       } catch (err) {
         await socket.stopAccepting();
-        removeSocketFile(paths.socket);
+        removeSocketFile(paths.socket, socketId);
         throw err;
       }
       rewriteOwnerFile(paths.ownerFile, info);
     }
-    owner = new Owner({ info, paths, brains, socket, http, log });
+    owner = new Owner({ info, paths, brains, socket, socketId, http, lock, log });
     const o = owner;
     stop = (reason) => o.requestStop(reason);
     if (options.processHooks ?? true) owner.hookProcess();
@@ -239,63 +268,74 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     void brains.watchers.start().catch((err) => log.warn('watchers did not start', { error: (err as Error).message }));
     return { started: true, owner };
   } catch (err) {
-    if (!owner) removeOwnerFile(paths.ownerFile, info);
+    if (!owner) {
+      if (wroteOwnerFile) removeOwnerFile(paths.ownerFile, info);
+      lock.release();
+    }
     throw err;
   }
 }
 
-/** Claims owner.json; returns the running owner's info when another owner answers. */
-async function claimOwnerFile(paths: RunPaths, info: OwnerInfo, log: Logger): Promise<OwnerInfo | null> {
-  for (let round = 0; round < 5; round++) {
-    if (createOwnerFile(paths.ownerFile, info)) return null;
+/**
+ * The lock is held by a live process: "already running" when it answers on its socket and
+ * proves it reads the token, within HOLDER_ANSWER_MS; otherwise it holds the home but does not
+ * answer. Reads owner.json (for its pid and socket) and touches nothing.
+ */
+async function holderAnswer(paths: RunPaths, token: string): Promise<OwnerInfo> {
+  const deadline = Date.now() + HOLDER_ANSWER_MS;
+  let why = 'nothing listens on its socket';
+  for (;;) {
     const seen = readOwnerFile(paths.ownerFile);
-    const answer = seen ? await handshake(seen.socket) : null;
-    if (answer) return { ...seen!, pid: answer.pid };
-    // Stale (or unreadable): remove it only if nobody replaced it meanwhile.
-    log.warn('taking over a stale owner.json (no owner answered on its socket)', { file: paths.ownerFile, stale_pid: seen?.pid ?? null });
-    if (seen) removeOwnerFile(paths.ownerFile, seen);
-    else removeOwnerFile(paths.ownerFile);
-  }
-  throw new ListenError(paths.ownerFile, 'another owner keeps claiming it; try again');
-}
-
-/** Pings an owner socket up to CLAIM_ATTEMPTS times; its hello when it answers. */
-async function handshake(path: string): Promise<{ pid: number } | null> {
-  for (let i = 0; i < CLAIM_ATTEMPTS; i++) {
-    const d = await dialOwner(path, { gardener: VERSION, op: 'status', pid: process.pid }, CLAIM_HANDSHAKE_MS);
-    if (d) {
-      d.socket.destroy();
-      return { pid: d.reply.pid };
+    const sockets = [...new Set([paths.socket, seen?.socket].filter((p): p is string => typeof p === 'string'))];
+    for (const path of sockets) {
+      const d = await dialOwner(path, { gardener: VERSION, op: 'status', pid: process.pid }, { token, timeoutMs: Math.max(1, deadline - Date.now()) });
+      if (d.socket) {
+        d.socket.destroy();
+        const status = (d.reply.status ?? {}) as Partial<OwnerInfo>;
+        return { pid: d.reply.pid, version: d.reply.gardener, socket: path, url: status.url ?? seen?.url ?? null, started_at: status.started_at ?? seen?.started_at ?? '' };
+      }
+      if (d.untrusted || d.why !== NO_ANSWER) why = d.why;
+      else why = `no answer on ${path} within ${HOLDER_ANSWER_MS} ms`;
     }
-    if (i + 1 < CLAIM_ATTEMPTS) await new Promise((r) => setTimeout(r, CLAIM_RETRY_PAUSE_MS));
+    // Not listening yet (it took the lock a moment ago) or silent: ask again while time remains.
+    if (Date.now() + HOLDER_RETRY_PAUSE_MS >= deadline) throw new OwnerUnresponsiveError(seen?.pid ?? null, paths.home, why);
+    await new Promise((r) => setTimeout(r, HOLDER_RETRY_PAUSE_MS));
   }
-  return null;
 }
 
-/** Makes the socket path free: a live owner there is returned; a stale socket is removed. */
-async function clearSocketPath(path: string): Promise<OwnerInfo | null> {
+/**
+ * Run only by the lock holder: a socket at the path is a dead owner's (the live one would hold
+ * the lock) and is removed; anything else there is refused, never deleted.
+ */
+function clearSocketPath(path: string, stale: OwnerInfo | null, log: Logger): void {
   let st;
   try {
     st = lstatSync(path);
   } catch {
-    return null;
+    return;
   }
   if (!st.isSocket()) {
     throw new ListenError(path, 'the path is taken by a file that is not a socket: move it away (Gardener never deletes what it did not make)');
   }
-  const d = await dialOwner(path, { gardener: VERSION, op: 'status', pid: process.pid }, CLAIM_HANDSHAKE_MS);
-  if (d) {
-    d.socket.destroy();
-    const status = (d.reply.status ?? {}) as Partial<OwnerInfo>;
-    return { pid: d.reply.pid, version: d.reply.gardener, socket: path, url: status.url ?? null, started_at: status.started_at ?? '' };
-  }
+  log.warn('removing a dead owner\'s socket (the owner lock was free)', { socket: path, stale_pid: stale?.pid ?? null });
   unlinkSync(path);
-  return null;
 }
 
-function removeSocketFile(path: string): void {
+function socketIdOf(path: string): SocketId | null {
   try {
-    if (lstatSync(path).isSocket()) unlinkSync(path);
+    const st = lstatSync(path);
+    return { dev: st.dev, ino: st.ino };
+  } catch {
+    return null;
+  }
+}
+
+/** Removes the socket at `path` only if it is the one this owner bound (same device and inode). */
+function removeSocketFile(path: string, id: SocketId | null): void {
+  if (!id) return;
+  try {
+    const st = lstatSync(path);
+    if (st.isSocket() && st.dev === id.dev && st.ino === id.ino) unlinkSync(path);
   } catch {
     // Already gone.
   }

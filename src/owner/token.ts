@@ -1,10 +1,12 @@
 /**
  * The HTTP bearer token: 32 random bytes, hex, made on the owner's first start in
- * `<home>/token` with mode 0600, and compared in constant time.
+ * `<home>/token` with mode 0600, and compared in constant time. Every owner has one (HTTP on
+ * or off): it is also what the owner proves to its socket clients (verify-owner.ts).
  */
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
-import { openSync, readFileSync, writeSync, closeSync, statSync } from 'node:fs';
-import { GardenerError, TokenUnreadableError, UnsafePermissionsError } from '../errors.js';
+import { openSync, writeSync, closeSync } from 'node:fs';
+import { TokenUnreadableError, UnsafePermissionsError } from '../errors.js';
+import { readTokenFile } from './verify-owner.js';
 
 /** Bytes of randomness in a token. */
 export const TOKEN_BYTES = 32;
@@ -27,17 +29,10 @@ export function ensureToken(file: string): string {
 }
 
 export function readToken(file: string): string {
-  let text: string;
-  try {
-    const st = statSync(file);
-    if ((st.mode & 0o077) !== 0) throw new UnsafePermissionsError(file, `is readable or writable by group or others (mode ${(st.mode & 0o777).toString(8)}): run \`chmod 600 "${file}"\``);
-    text = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    if (err instanceof GardenerError) throw err;
-    throw new TokenUnreadableError(file, (err as NodeJS.ErrnoException).code ?? (err as Error).message, { cause: err });
-  }
-  if (!/^[0-9a-f]{32,}$/.test(text)) throw new TokenUnreadableError(file, 'it does not hold a token');
-  return text;
+  const read = readTokenFile(file);
+  if ('token' in read) return read.token;
+  if (read.problem === 'unsafe') throw new UnsafePermissionsError(file, read.reason);
+  throw new TokenUnreadableError(file, read.reason);
 }
 
 /** Constant-time comparison of a presented bearer token (hashes first: lengths may differ). */

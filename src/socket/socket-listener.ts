@@ -1,7 +1,7 @@
 /**
  * The owner's Unix socket: what `gardener mcp` proxies connect to.
  *
- * A connection opens with one hello line each way (hello.ts), then carries newline-delimited
+ * A connection opens with a challenge and a hello line each way (hello.ts), then carries newline-delimited
  * JSON-RPC: one connection is one MCP session, built by `createSessionServer` exactly as stdio
  * builds it. A bad hello, a line over MAX_LINE_BYTES or a peer that hangs up ends that
  * connection only; the owner and other sessions carry on.
@@ -10,7 +10,7 @@ import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { chmodSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { readHello, type ClientHello, type OwnerHello } from '../owner/hello.js';
+import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from '../owner/hello.js';
 import { createSessionServer, type SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
 import { VERSION } from '../version.js';
@@ -28,6 +28,8 @@ export interface SocketListenerOptions {
   /** Checks a hello before a session is built; a string is the refusal. */
   refuse?: (hello: ClientHello) => string | null;
   status: () => Record<string, unknown>;
+  /** The owner's answer to a client's nonce (keyed by the home's token: hello.ts). */
+  prove: (nonce: string) => OwnerProof;
   /** Asked to stop by `serve --stop`: the connection stays open until the process exits. */
   stop: () => void;
 }
@@ -74,7 +76,8 @@ export class SocketListener {
   async #accept(socket: Socket): Promise<void> {
     const { log } = this.#options;
     socket.on('error', (err) => log.debug('socket connection error', { error: err.message }));
-    const opened = await readHello(socket, HELLO_TIMEOUT_MS);
+    const challenged = await answerChallenge(socket, HELLO_TIMEOUT_MS, this.#options.prove);
+    const opened = challenged && (await readHello(socket, HELLO_TIMEOUT_MS, challenged.rest));
     if (!opened) {
       log.warn('socket connection without a valid hello line: closed');
       socket.destroy();

@@ -4,6 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import { ensureToken } from '../../src/owner/token.js';
+import { proveOwner } from '../../src/owner/verify-owner.js';
 import { CLI } from './mcp-client.js';
 
 export interface ServeProcess {
@@ -104,4 +109,69 @@ export async function childrenOf(pid: number): Promise<number[]> {
     }
   }
   return out;
+}
+
+/** What a stand-in owner does with the challenge: prove it with this token, prove it wrong, or say nothing of a proof. */
+export type StandInProof = { token: string } | 'wrong' | 'none';
+
+export interface StandIn {
+  /** Every line any client sent it, in order (the challenge included). */
+  lines: string[];
+  /** Connections it accepted. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A same-user stand-in for the owner on `path`: answers the challenge as `proof` says, then hands
+ * each later line to `onLine` (the first is the client's hello). For tests of the proxy and of
+ * the client's verification; the folder is made 0700 if missing.
+ */
+export async function listenStandIn(path: string, proof: StandInProof, onLine: (line: string, socket: Socket, index: number) => void = () => {}): Promise<StandIn> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const lines: string[] = [];
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createServer((s) => {
+    accepted++;
+    sockets.add(s);
+    s.on('error', () => {});
+    s.on('close', () => sockets.delete(s));
+    let buf = '';
+    let index = -1;
+    s.on('data', (d) => {
+      buf += d;
+      let nl;
+      while ((nl = buf.indexOf('\n')) !== -1) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        lines.push(line);
+        if (index++ === -1) {
+          const { nonce, gardener } = JSON.parse(line) as { nonce: string; gardener: string };
+          const answer: Record<string, unknown> = { gardener, pid: process.pid };
+          if (proof === 'wrong') answer.proof = 'ab'.repeat(32);
+          else if (proof !== 'none') answer.proof = proveOwner(proof.token, nonce, process.pid);
+          s.write(JSON.stringify(answer) + '\n');
+          continue;
+        }
+        onLine(line, s, index - 1);
+      }
+    });
+  });
+  server.listen(path);
+  await once(server, 'listening');
+  return {
+    lines,
+    connections: () => accepted,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+/** The home's token, made if it has none (as `gardener token` does). */
+export function homeToken(home: string): string {
+  return ensureToken(join(home, 'token'));
 }

@@ -2,8 +2,10 @@
  * `gardener mcp [--root DIR]`: MCP over stdio for an agent host.
  *
  * When an owner (`gardener serve`) of the same version answers on this home's socket within
- * PROXY_DIAL_MS, this process only pipes lines between stdio and the owner (it never loads the
- * SDK, zod, SQLite or a worker, unless the owner goes away and it falls back). Otherwise — no
+ * PROXY_DIAL_MS, and proves it is this home's owner (owner/verify-owner.ts: the socket's place
+ * and a proof keyed by the home's token, checked before the session folder is sent), this
+ * process only pipes lines between stdio and the owner (it never loads the SDK, zod, SQLite or
+ * a worker, unless the owner goes away and it falls back). Otherwise — no owner, no verified
  * owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process. Either way it says
  * which on stderr.
  */
@@ -23,9 +25,8 @@ export async function mcp(opts: { root?: string }): Promise<void> {
   if (process.env.GARDENER_NO_OWNER !== '1') {
     const hello = { gardener: VERSION, op: 'mcp' as const, folder, pid: process.pid, host_pid: process.ppid };
     const dialed = await dialOwnerOf(resolveHome(), hello, PROXY_DIAL_MS);
-    const socketPath = dialed?.socketPath;
-    if (dialed?.reply.ok && dialed.reply.gardener === VERSION) {
-      say(`proxying to the owner (pid ${dialed.reply.pid}, ${socketPath})`);
+    if (dialed.socket && dialed.reply.ok && dialed.reply.gardener === VERSION) {
+      say(`proxying to the owner (pid ${dialed.reply.pid}, ${dialed.socketPath})`);
       const { runProxy } = await import('../../proxy/mcp-proxy.js');
       await runProxy({
         socket: dialed.socket,
@@ -39,8 +40,12 @@ export async function mcp(opts: { root?: string }): Promise<void> {
       });
       process.exit(0);
     }
-    why = dialed ? `the owner answered but refused: ${dialed.reply.error ?? `it runs Gardener ${dialed.reply.gardener}`}` : 'no owner answered';
-    dialed?.socket.destroy();
+    if (dialed.socket) {
+      why = `the owner answered but refused: ${dialed.reply.error ?? `it runs Gardener ${dialed.reply.gardener}`}`;
+      dialed.socket.destroy();
+    } else {
+      why = dialed.untrusted ? `no verified owner: ${dialed.why}` : dialed.why;
+    }
   }
   say(`serving in-process (${why})`);
   const { runStdioServer } = await import('../../mcp/stdio-server.js');

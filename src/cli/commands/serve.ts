@@ -1,9 +1,10 @@
 /**
  * `gardener serve`: the owner in the foreground (what systemd or launchd runs), or, with
- * `--status` / `--stop`, a question to the owner already running for this home.
+ * `--status` / `--stop`, a question to the verified owner already running for this home (a peer
+ * on the socket that is not one is told nothing: GDN_OWNER_UNVERIFIED).
  */
 import { resolveHome } from '../../brain/home.js';
-import { InvalidArgumentError, OwnerNotRunningError } from '../../errors.js';
+import { InvalidArgumentError, OwnerNotRunningError, OwnerUnverifiedError } from '../../errors.js';
 import { dialOwnerOf } from '../../owner/dial-home.js';
 import { createLogger, logLevelFrom } from '../../owner/log.js';
 import { VERSION } from '../../version.js';
@@ -43,7 +44,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
 
 async function control(home: string, op: 'status' | 'stop', json: boolean): Promise<void> {
   const d = await dialOwnerOf(home, { gardener: VERSION, op, pid: process.pid }, CONTROL_TIMEOUT_MS);
-  if (!d) throw new OwnerNotRunningError(home);
+  if (!d.socket) throw d.untrusted ? new OwnerUnverifiedError(home, d.why) : new OwnerNotRunningError(home);
   if (op === 'status') {
     d.socket.destroy();
     const s = d.reply.status ?? {};
