@@ -290,3 +290,27 @@ export class SqliteUnsupportedError extends GardenerError {
     this.found = found;
   }
 }
+
+/** A host's config file that Gardener will not edit (not plain JSON or TOML, unreadable). */
+export class HostConfigError extends GardenerError {
+  readonly file: string;
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_HOST_CONFIG_UNUSABLE',
+      `${file} cannot be edited by Gardener (${reason}). It was left untouched: add the entry by hand (\`gardener hosts print <host>\` shows it)`,
+      { ...options, exitCode: 2 },
+    );
+    this.name = 'HostConfigError';
+    this.file = file;
+  }
+}
+
+/** A host's own CLI (claude, codex, gemini) is not on PATH, or it failed. */
+export class HostCliError extends GardenerError {
+  readonly cli: string;
+  constructor(cli: string, message: string, options?: { cause?: unknown; missing?: boolean }) {
+    super(options?.missing ? 'GDN_HOST_CLI_MISSING' : 'GDN_HOST_CLI_FAILED', message, { ...options, exitCode: options?.missing ? 2 : 1 });
+    this.name = 'HostCliError';
+    this.cli = cli;
+  }
+}
