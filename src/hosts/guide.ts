@@ -28,7 +28,9 @@ function withoutBlock(text: string): { text: string; had: boolean } {
   if (endAt === -1) return { text, had: false }; // a begin without an end was edited by hand: leave it
   let end = endAt + GUIDE_END.length;
   if (text[end] === '\n') end++;
-  return { text: text.slice(0, start) + text.slice(end), had: true };
+  let before = text.slice(0, start);
+  if (before.endsWith('\n\n')) before = before.slice(0, -1); // the blank line install put before it
+  return { text: before + text.slice(end), had: true };
 }
 
 /** Writes (or replaces) the block; true when the file changed. */
@@ -38,7 +40,7 @@ export function setGuide(file: string, block: string): boolean {
   let after: string;
   if (had) {
     const at = before.indexOf(GUIDE_BEGIN); // the block goes back where it was
-    after = text.slice(0, at) + block + text.slice(at);
+    after = before.slice(0, at) + block + before.slice(before.indexOf(GUIDE_END, at) + GUIDE_END.length).replace(/^\n/, '');
   } else {
     const gap = text === '' || text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
     after = text + gap + block;

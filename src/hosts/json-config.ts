@@ -61,7 +61,10 @@ export function setJsonAt(file: string, path: readonly string[], value: unknown)
   return true;
 }
 
-/** Removes `path` from the file; true when it was there. Nothing else is touched. */
+/**
+ * Removes `path` from the file; true when it was there. Objects left empty on the way up are
+ * removed too (install made them); nothing else is touched.
+ */
 export function removeJsonAt(file: string, path: readonly string[]): boolean {
   if (!existsSync(file)) return false;
   const doc = readJsonConfig(file);
@@ -69,6 +72,11 @@ export function removeJsonAt(file: string, path: readonly string[]): boolean {
   const key = path[path.length - 1]!;
   if (parent === null || typeof parent !== 'object' || Array.isArray(parent) || !(key in parent)) return false;
   delete (parent as Json)[key];
+  for (let depth = path.length - 1; depth > 0; depth--) {
+    const node = getAt(doc, path.slice(0, depth)) as Json;
+    if (Object.keys(node).length > 0) break;
+    delete (getAt(doc, path.slice(0, depth - 1)) as Json)[path[depth - 1]!];
+  }
   writeJsonConfig(file, doc);
   return true;
 }
