@@ -33,18 +33,28 @@ export class FolderNotFoundError extends GardenerError {
   }
 }
 
-/** No brain covers the folder. */
+/** No brain covers the folder (in the home that was searched). */
 export class BrainNotFoundError extends GardenerError {
   readonly path: string;
-  constructor(path: string) {
-    super(
-      'GDN_BRAIN_NOT_FOUND',
-      `no brain covers ${path}: run \`gardener init ${path}\` to create one`,
-      { exitCode: 2 },
-    );
+  readonly home: string | undefined;
+  constructor(path: string, home?: string) {
+    super('GDN_BRAIN_NOT_FOUND', noBrainHint(path, home, `run \`gardener init ${path}\` to create one`), { exitCode: 2 });
     this.name = 'BrainNotFoundError';
     this.path = path;
+    this.home = home;
   }
+}
+
+/**
+ * "No brain covers …", naming the home searched: a host that drops GARDENER_HOME (Codex passes
+ * a whitelist) sends the server to the default home, and the fix is to point it at the other.
+ */
+export function noBrainHint(path: string, home: string | undefined, create: string): string {
+  if (home === undefined) return `no brain covers ${path}: ${create}`;
+  return (
+    `no brain covers ${path} in the Gardener home ${home}: ${create}, or, if the brain is in another home, ` +
+    `start the server with GARDENER_HOME set to it (a host may not pass your shell's variables: \`gardener hosts install <host>\` passes it)`
+  );
 }
 
 /** A brain.db that is not a Gardener store (corrupt, foreign, or from a newer version). */
