@@ -152,6 +152,9 @@ test('bad input: an unknown host lists the known ones, a scope or transport the 
     const http = gardener(['hosts', 'install', 'claude-desktop', '--http'], w.env, w.repo.dir);
     assert.equal(http.code, 2);
     assert.match(http.stderr, /stdio servers only/);
+    const folder = gardener(['hosts', '--root', join(w.home, 'no-such-project')], w.env, w.repo.dir);
+    assert.equal(folder.code, 2);
+    assert.match(folder.stderr, /no-such-project: no such folder.*GDN_FOLDER_NOT_FOUND/);
     const missing = gardener(['hosts', 'install', 'claude-code'], { ...w.env, PATH: '/nonexistent' }, w.repo.dir);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /claude \(Claude Code\) is not on PATH.*GDN_HOST_CLI_MISSING/s);

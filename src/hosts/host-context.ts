@@ -6,8 +6,9 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkFolder } from '../brain/index.js';
 import { DEFAULT_HTTP_PORT } from '../http/http-listener.js';
 import { readOwnerFile } from '../owner/owner-file.js';
 import { runPaths } from '../owner/run-paths.js';
@@ -28,7 +29,7 @@ export interface ContextOptions {
 
 export function hostContext(options: ContextOptions): HostContext {
   const env = options.env ?? process.env;
-  const real = realpathSync(resolve(options.folder));
+  const real = checkFolder(options.folder);
   const owner = readOwnerFile(runPaths(options.home, env).ownerFile);
   const homeIsCustom = Boolean(env.GARDENER_HOME || env.XDG_STATE_HOME);
   return {
