@@ -2,7 +2,8 @@
  * Codex, through its own CLI (`codex mcp add|remove`, which edit `$CODEX_HOME/config.toml`,
  * default `~/.codex`, keeping its comments). Codex passes an MCP server only a whitelist of
  * environment variables (HOME, PATH, ...): without GARDENER_HOME the server looks in the default
- * home, and without XDG_RUNTIME_DIR it cannot find the owner's socket and serves in-process. So
+ * home (and that home's owner, so in-process), and without XDG_RUNTIME_DIR it dials the socket
+ * where the owner is not before finding it through run/owner.json. So
  * install passes both as values (`--env`); the manual form is `env_vars = [...]`. Over HTTP the
  * token is read from a variable (`--bearer-token-env-var`). Gardener reads config.toml with a
  * TOML parser and never writes it.

@@ -43,8 +43,8 @@ export function hostContext(options: ContextOptions): HostContext {
       const out: Record<string, string> = {};
       // A host started from a desktop launcher never saw the shell's GARDENER_HOME: name it.
       if (homeIsCustom) out.GARDENER_HOME = options.home;
-      // The owner's socket lives under XDG_RUNTIME_DIR; a host that passes a whitelist drops it
-      // and the server would serve in-process instead of through the owner.
+      // The owner's socket lives under XDG_RUNTIME_DIR; a host that passes a whitelist drops it,
+      // and the server then finds the owner only on its second try (through run/owner.json).
       if (!passesWholeEnvironment && env.XDG_RUNTIME_DIR) out.XDG_RUNTIME_DIR = env.XDG_RUNTIME_DIR;
       return out;
     },

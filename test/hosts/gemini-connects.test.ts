@@ -37,6 +37,7 @@ test('gemini over stdio: untrusted folder disables it (and gardener hosts says s
     assert.match(gardenerLine(list.stdout + list.stderr), /\(stdio\) - Connected/, list.stdout + list.stderr);
     assert.equal(JSON.parse(w.gardener(['hosts', '--json']).stdout).hosts.find((h: { host: string }) => h.host === 'gemini').entries[0].blocked, undefined);
 
+    assert.equal(JSON.parse(w.gardener(['hosts', 'install', 'gemini', '--json']).stdout).changed, false, 'a second install changes nothing');
     assert.equal(w.gardener(['hosts', 'uninstall', 'gemini']).code, 0);
     const after = w.host('gemini', ['mcp', 'list']);
     assert.equal(gardenerLine(after.stdout + after.stderr), '');
