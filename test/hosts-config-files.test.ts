@@ -135,6 +135,10 @@ test('a config file with comments is refused and left untouched (exit 2)', async
     assert.match(r.stderr, /hosts print/);
     assert.equal(readFileSync(file, 'utf8'), text);
     assert.ok(!existsSync(file + '.gardener-backup'));
+    const list = gardener(['hosts', '--json'], w.env, w.repo.dir);
+    assert.equal(list.code, 0, 'one unreadable file does not stop the listing');
+    const vscode = JSON.parse(list.stdout).hosts.find((h: { host: string }) => h.host === 'vscode');
+    assert.match(vscode.error, /not plain JSON/);
   } finally {
     await w.cleanup();
   }

@@ -5,7 +5,7 @@
  * step: the host's own CLI where it has one, else a JSON edit with a backup.
  */
 import { join } from 'node:path';
-import { InvalidArgumentError } from '../errors.js';
+import { GardenerError, InvalidArgumentError } from '../errors.js';
 import { findOnPath, runHostCli } from './host-cli.js';
 import { HOSTS, findHost } from './host-table.js';
 import { guideBlock, removeGuide, setGuide } from './guide.js';
@@ -22,18 +22,29 @@ export interface HostListing {
   scopes: readonly Scope[];
   default_scope: Scope;
   entries: HostEntry[];
+  /** Why this host's config could not be read (the listing goes on with the others). */
+  error?: string;
 }
 
 export function listHosts(ctx: HostContext): HostListing[] {
-  return HOSTS.map((h) => ({
-    host: h.name,
-    title: h.title,
-    cli: h.cli ?? null,
-    cli_on_path: h.cli ? findOnPath(h.cli, ctx.env) !== null : null,
-    scopes: h.scopes,
-    default_scope: h.defaultScope,
-    entries: h.find(ctx),
-  }));
+  return HOSTS.map((h) => {
+    const listing: HostListing = {
+      host: h.name,
+      title: h.title,
+      cli: h.cli ?? null,
+      cli_on_path: h.cli ? findOnPath(h.cli, ctx.env) !== null : null,
+      scopes: h.scopes,
+      default_scope: h.defaultScope,
+      entries: [],
+    };
+    try {
+      listing.entries = h.find(ctx);
+    } catch (err) {
+      if (!(err instanceof GardenerError)) throw err;
+      listing.error = err.message;
+    }
+    return listing;
+  });
 }
 
 export interface InstallOptions {

@@ -32,7 +32,7 @@ export async function hostsList(opts: HostsOptions): Promise<void> {
   if (opts.json) return printJson({ project: ctx.project, home: ctx.home, hosts });
   printLine(`hosts for ${ctx.project} (Gardener home ${tilde(ctx.home)}):`);
   for (const h of hosts) {
-    const where = h.entries.length ? h.entries.map(describe).join('; ') : 'not configured';
+    const where = h.error ? `unreadable: ${h.error}` : h.entries.length ? h.entries.map(describe).join('; ') : 'not configured';
     const cli = h.cli && !h.cli_on_path ? ` [${h.cli} not on PATH]` : '';
     printLine(`  ${h.host.padEnd(15)} ${where}${cli}`);
   }
