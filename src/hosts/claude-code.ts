@@ -9,18 +9,28 @@ import { join } from 'node:path';
 import { getAt, readJsonConfig } from './json-config.js';
 import { mcpUrl } from './host-context.js';
 import { envPairs, specOf } from './server-spec.js';
-import { SERVER_NAME, TOKEN_ENV, type HostAdapter, type HostContext, type HostEntry, type Scope } from './types.js';
+import { SERVER_NAME, TOKEN_ENV, type HostAdapter, type HostContext, type HostEntry, type Scope, type Step } from './types.js';
 
 /** Claude Code's own config file ($CLAUDE_CONFIG_DIR/.claude.json when that is set). */
 export function claudeJsonFile(ctx: HostContext): string {
   return join(ctx.env.CLAUDE_CONFIG_DIR || ctx.userHome, '.claude.json');
 }
 
+/**
+ * Whether a project (.mcp.json) server is approved: `enabledMcpjsonServers` (or
+ * `enableAllProjectMcpServers`) in the user's settings (checked with Claude Code 2.1.332), the
+ * project's local settings, or the older per-project record in ~/.claude.json.
+ */
 function approved(ctx: HostContext): boolean {
-  const doc = readJsonConfig(claudeJsonFile(ctx));
-  const project = getAt(doc, ['projects', ctx.project]) as Record<string, unknown> | undefined;
-  const enabled = project?.enabledMcpjsonServers;
-  return project?.enableAllProjectMcpServers === true || (Array.isArray(enabled) && enabled.includes(SERVER_NAME));
+  const records = [
+    readJsonConfig(join(ctx.env.CLAUDE_CONFIG_DIR || join(ctx.userHome, '.claude'), 'settings.json')),
+    readJsonConfig(join(ctx.project, '.claude', 'settings.local.json')),
+    getAt(readJsonConfig(claudeJsonFile(ctx)), ['projects', ctx.project]) as Record<string, unknown> | undefined,
+  ];
+  return records.some((r) => {
+    const enabled = r?.enabledMcpjsonServers;
+    return r?.enableAllProjectMcpServers === true || (Array.isArray(enabled) && enabled.includes(SERVER_NAME));
+  });
 }
 
 export const claudeCode: HostAdapter = {
@@ -67,7 +77,10 @@ export const claudeCode: HostAdapter = {
   },
 
   remove(ctx, entry) {
-    return [{ kind: 'run', argv: ['claude', 'mcp', 'remove', SERVER_NAME, '--scope', entry.scope], cwd: ctx.project }];
+    const steps: Step[] = [{ kind: 'run', argv: ['claude', 'mcp', 'remove', SERVER_NAME, '--scope', entry.scope], cwd: ctx.project }];
+    // `claude mcp remove` leaves an empty .mcp.json behind; one that holds nothing else goes.
+    if (entry.scope === 'project') steps.push({ kind: 'json-drop-if-empty', file: entry.file });
+    return steps;
   },
 
   manual(ctx, spec, scope) {
@@ -81,7 +94,10 @@ export const claudeCode: HostAdapter = {
   after(ctx, scope: Scope, transport) {
     const notes: string[] = [];
     if (scope === 'project') {
-      notes.push(`Claude Code holds a project (.mcp.json) server "Pending approval": run \`claude\` in ${ctx.project} once and approve gardener (\`claude mcp list\` shows the state)`);
+      notes.push(
+        `Claude Code holds a project (.mcp.json) server "Pending approval": run \`claude\` in ${ctx.project} once and approve gardener, ` +
+          `or add "gardener" to "enabledMcpjsonServers" in ~/.claude/settings.json (\`claude mcp list\` shows the state)`,
+      );
     }
     if (transport === 'http' && scope === 'user') notes.push(`the URL names ${ctx.project}: every project will use that folder's brain over HTTP`);
     return notes;

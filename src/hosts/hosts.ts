@@ -9,7 +9,7 @@ import { GardenerError, InvalidArgumentError } from '../errors.js';
 import { findOnPath, runHostCli } from './host-cli.js';
 import { HOSTS, findHost } from './host-table.js';
 import { guideBlock, removeGuide, setGuide } from './guide.js';
-import { removeJsonAt, setJsonAt } from './json-config.js';
+import { dropJsonIfEmpty, removeJsonAt, setJsonAt } from './json-config.js';
 import { sameSpec } from './server-spec.js';
 import { TOKEN_ENV, type HostAdapter, type HostContext, type HostEntry, type Scope, type ServerSpec, type Step, type Transport } from './types.js';
 
@@ -129,6 +129,9 @@ export function applySteps(ctx: HostContext, name: string, steps: readonly Step[
       case 'json-remove':
         if (removeJsonAt(step.file, step.path)) done.push(`removed ${step.path.join('.')} from ${step.file}`);
         break;
+      case 'json-drop-if-empty':
+        if (dropJsonIfEmpty(step.file)) done.push(`removed ${step.file} (nothing else was in it)`);
+        break;
       case 'guide-set':
         if (setGuide(step.file, step.block)) done.push(`wrote the Gardener block in ${step.file}`);
         break;
@@ -163,6 +166,9 @@ export function renderPlan(ctx: HostContext, plan: HostPlan): string {
       }
       case 'json-remove':
         out.push(`# remove ${step.path.join('.')} from ${step.file}`);
+        break;
+      case 'json-drop-if-empty':
+        out.push(`# remove ${step.file} if nothing else is left in it`);
         break;
       case 'guide-set':
         out.push(`# appended to ${step.file}:`, step.block.trimEnd());

@@ -5,7 +5,7 @@
  * and the new one is written beside and renamed over (a crash leaves the old or the new file,
  * never half of one), with the old file's mode.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HostConfigError } from '../errors.js';
 
@@ -78,6 +78,15 @@ export function removeJsonAt(file: string, path: readonly string[]): boolean {
     delete (getAt(doc, path.slice(0, depth - 1)) as Json)[path[depth - 1]!];
   }
   writeJsonConfig(file, doc);
+  return true;
+}
+
+/** Removes the file when it holds only empty objects; true when it did. */
+export function dropJsonIfEmpty(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const empty = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every(empty);
+  if (!empty(readJsonConfig(file))) return false;
+  rmSync(file);
   return true;
 }
 

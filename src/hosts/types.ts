@@ -65,6 +65,8 @@ export type Step =
   | { kind: 'run'; argv: string[]; cwd: string }
   | { kind: 'json-set'; file: string; path: string[]; value: unknown }
   | { kind: 'json-remove'; file: string; path: string[] }
+  /** Removes the file when it holds nothing but empty objects (what a host CLI leaves behind). */
+  | { kind: 'json-drop-if-empty'; file: string }
   | { kind: 'guide-set'; file: string; block: string }
   | { kind: 'guide-remove'; file: string };
 

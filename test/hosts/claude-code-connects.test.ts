@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServe } from '../helpers/owner.js';
 import { makeHostWorld } from './host-world.js';
@@ -50,6 +50,16 @@ test('claude-code project scope: Claude Code holds it pending approval, and gard
     const entry = hosts.hosts.find((h: { host: string }) => h.host === 'claude-code').entries[0];
     assert.equal(entry.scope, 'project');
     assert.match(entry.blocked, /pending approval/);
+
+    // Approved the way the note says (user settings), Claude Code connects and the state clears.
+    mkdirSync(join(w.home, '.claude'), { recursive: true });
+    writeFileSync(join(w.home, '.claude', 'settings.json'), JSON.stringify({ enabledMcpjsonServers: ['gardener'] }));
+    assert.match(gardenerLine(w.host('claude', ['mcp', 'list']).stdout), /Connected/);
+    const approved = JSON.parse(w.gardener(['hosts', '--json']).stdout).hosts.find((h: { host: string }) => h.host === 'claude-code').entries[0];
+    assert.equal(approved.blocked, undefined);
+
+    assert.equal(w.gardener(['hosts', 'uninstall', 'claude-code']).code, 0);
+    assert.ok(!existsSync(join(w.repo.dir, '.mcp.json')), 'uninstall leaves no empty .mcp.json in the project');
   } finally {
     await w.cleanup();
   }
