@@ -33,18 +33,28 @@ export class FolderNotFoundError extends GardenerError {
   }
 }
 
-/** No brain covers the folder. */
+/** No brain covers the folder (in the home that was searched). */
 export class BrainNotFoundError extends GardenerError {
   readonly path: string;
-  constructor(path: string) {
-    super(
-      'GDN_BRAIN_NOT_FOUND',
-      `no brain covers ${path}: run \`gardener init ${path}\` to create one`,
-      { exitCode: 2 },
-    );
+  readonly home: string | undefined;
+  constructor(path: string, home?: string) {
+    super('GDN_BRAIN_NOT_FOUND', noBrainHint(path, home, `run \`gardener init ${path}\` to create one`), { exitCode: 2 });
     this.name = 'BrainNotFoundError';
     this.path = path;
+    this.home = home;
   }
+}
+
+/**
+ * "No brain covers …", naming the home searched: a host that drops GARDENER_HOME (Codex passes
+ * a whitelist) sends the server to the default home, and the fix is to point it at the other.
+ */
+export function noBrainHint(path: string, home: string | undefined, create: string): string {
+  if (home === undefined) return `no brain covers ${path}: ${create}`;
+  return (
+    `no brain covers ${path} in the Gardener home ${home}: ${create}, or, if the brain is in another home, ` +
+    `start the server with GARDENER_HOME set to it (a host may not pass your shell's variables: \`gardener hosts install <host>\` passes it)`
+  );
 }
 
 /** A brain.db that is not a Gardener store (corrupt, foreign, or from a newer version). */
@@ -328,5 +338,29 @@ export class OwnerUnresponsiveError extends GardenerError {
         `nothing was taken over. Wait for it, or stop it (kill ${pid ?? '<pid>'}) and start again`,
     );
     this.name = 'OwnerUnresponsiveError';
+  }
+}
+
+/** A host's config file that Gardener will not edit (not plain JSON or TOML, unreadable). */
+export class HostConfigError extends GardenerError {
+  readonly file: string;
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      'GDN_HOST_CONFIG_UNUSABLE',
+      `${file} cannot be edited by Gardener (${reason}). It was left untouched: add the entry by hand (\`gardener hosts print <host>\` shows it)`,
+      { ...options, exitCode: 2 },
+    );
+    this.name = 'HostConfigError';
+    this.file = file;
+  }
+}
+
+/** A host's own CLI (claude, codex, gemini) is not on PATH, or it failed. */
+export class HostCliError extends GardenerError {
+  readonly cli: string;
+  constructor(cli: string, message: string, options?: { cause?: unknown; missing?: boolean }) {
+    super(options?.missing ? 'GDN_HOST_CLI_MISSING' : 'GDN_HOST_CLI_FAILED', message, { ...options, exitCode: options?.missing ? 2 : 1 });
+    this.name = 'HostCliError';
+    this.cli = cli;
   }
 }

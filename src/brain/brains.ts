@@ -58,7 +58,7 @@ export class Brains {
   resolve(folder: string): Brain {
     const real = checkFolder(folder);
     const hit = this.registry().resolve(real);
-    if (!hit) throw new BrainNotFoundError(real);
+    if (!hit) throw new BrainNotFoundError(real, this.home);
     return this.open(hit.brain.id, hit.brain.roots);
   }
 

@@ -102,6 +102,29 @@ for (const [name, what] of [
     .action(async (opts) => (await import('./commands/service.js')).service(name, opts));
 }
 
+const hosts = program
+  .command('hosts')
+  .description('list the agent hosts (Claude Code, Codex, Gemini CLI, Cursor, VS Code, Claude Desktop, Windsurf) and where Gardener is configured')
+  .option('--root <dir>', 'a folder of the project', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (opts) => (await import('./commands/hosts.js')).hostsList(opts));
+for (const [name, what] of [
+  ['install', 'configure Gardener in a host (its own CLI where it has one, else its config file, with a backup)'],
+  ['print', 'print the exact lines install would run or write, and change nothing'],
+  ['uninstall', "remove Gardener's entry from a host (and nothing else)"],
+] as const) {
+  hosts
+    .command(name)
+    .description(what)
+    .argument('<host>', 'claude-code, codex, gemini, cursor, vscode, claude-desktop or windsurf')
+    .option('--root <dir>', 'a folder of the project', '.')
+    .option('--scope <scope>', "user or project (default: the host's private per-user entry)")
+    .option('--http', 'reach the owner over HTTP (token by reference) instead of launching gardener mcp', false)
+    .option('--guide', "also add (uninstall: remove) a Gardener block in the project's CLAUDE.md / GEMINI.md / AGENTS.md", false)
+    .option('--json', 'print one JSON object')
+    .action(async (host, _opts, cmd: Command) => (await import('./commands/hosts.js')).hostsCommand(name, host, cmd.optsWithGlobals()));
+}
+
 program
   .command('serve')
   .description('run the owner in the foreground: one process for every agent session of this home (socket, HTTP, REST)')

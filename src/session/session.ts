@@ -172,7 +172,7 @@ export class Session {
   requireBrain(): Brain {
     const brain = this.brain();
     if (!brain) {
-      throw new BrainNotFoundError(this.#anchor);
+      throw new BrainNotFoundError(this.#anchor, this.brains.home);
     }
     return brain;
   }

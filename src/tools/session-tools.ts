@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import { READ_ONLY } from './answer-schemas.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError, noBrainHint } from '../errors.js';
 import { listAlerts, listRoots } from '../store/index.js';
 import { VERSION } from '../version.js';
 import { freshnessOf } from './freshness.js';
@@ -22,7 +22,7 @@ export const sessionHandshakeTool = defineTool({
         anchor: session.anchor,
         watched: session.watched(),
         brain: null,
-        hint: 'no brain covers this folder: call ingest to create one',
+        hint: noBrainHint(session.anchor, session.brains.home, 'call ingest to create one'),
       };
     }
     const roots = listRoots(brain.reader);
