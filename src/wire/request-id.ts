@@ -8,10 +8,13 @@
  * directly in the top-level object (wherever it comes: the SDK client writes it after the
  * params) and keeps the first one; strings are skipped with their escapes, nested values by
  * depth. A key written with escapes (`"\u0069d"`), a top level that is not an object, or an id
- * that is not a string or a number gives null, as JSON-RPC says for an id that cannot be told.
+ * that is not a string or a number gives null, as JSON-RPC says for an id that cannot be told;
+ * so does an id that comes after nesting deeper than MAX_JSON_DEPTH (the scan stops there).
+ * Inside strings it jumps with `indexOf`, so a 10 MB line costs about a millisecond.
  *
- * This file is loaded by the `gardener mcp` proxy: it imports nothing.
+ * This file is loaded by the `gardener mcp` proxy: it imports only untrusted-json.ts.
  */
+import { MAX_JSON_DEPTH } from './untrusted-json.js';
 
 /** Longest id value kept, in bytes; a longer one is no id anyone sends (null). */
 export const MAX_ID_BYTES = 256;
@@ -61,7 +64,20 @@ export class RequestIdScanner {
 
   /** Feeds the next bytes of the line. */
   feed(bytes: Uint8Array): void {
-    for (let i = 0; i < bytes.length && !this.#done; i++) this.#byte(bytes[i]!);
+    // Most of a long line is the inside of a string: jump from quote to backslash natively
+    // (indexOf) instead of a byte at a time. The next of each is found at most once per byte.
+    let nextQuote = -2;
+    let nextBackslash = -2;
+    for (let i = 0; i < bytes.length && !this.#done; i++) {
+      if (this.#inString && !this.#escaped && this.#value === null && !(this.#depth === 1 && this.#expectKey)) {
+        if (nextQuote !== -1 && nextQuote < i) nextQuote = bytes.indexOf(QUOTE, i);
+        if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = bytes.indexOf(BACKSLASH, i);
+        const stop = nextQuote === -1 ? nextBackslash : nextBackslash === -1 ? nextQuote : Math.min(nextQuote, nextBackslash);
+        if (stop === -1) return;
+        i = stop;
+      }
+      this.#byte(bytes[i]!);
+    }
   }
 
   #byte(b: number): void {
@@ -94,8 +110,10 @@ export class RequestIdScanner {
     if (b === QUOTE) {
       this.#inString = true;
       this.#key = [];
-    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.#depth++;
-    else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+      // Past the nesting bound the line is refused anyway: the id is no longer cheap to find.
+      if (++this.#depth > MAX_JSON_DEPTH) this.#done = true;
+    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
       if (--this.#depth === 0) this.#done = true;
     } else if (this.#depth === 1) {
       if (b === COMMA) {
