@@ -14,6 +14,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { makeTempDir } from './helpers/git-repo.js';
 import { ManualClock } from './helpers/manual-clock.js';
 import { PROXY_LIVENESS_MS, runProxy } from '../src/proxy/mcp-proxy.js';
+import { MAX_LINE_BYTES } from '../src/wire/index.js';
 
 /** Lines of a stream, awaited by predicate. */
 function lineReader(stream: Readable) {
@@ -180,6 +181,33 @@ test('an owner that stalls before answering initialize is left too, and the host
     clock.advance(PROXY_LIVENESS_MS);
     const local = await p.served;
     assert.equal((await local.waitFor((m) => m.method === 'initialize')).id, 1);
+  } finally {
+    p.end();
+    await p.done;
+    await s.cleanup();
+  }
+});
+
+test('an answer from the owner over MAX_LINE_BYTES becomes -32603 for its request, and the session stays on the owner', async () => {
+  const s = await standIn();
+  const clock = new ManualClock();
+  const p = proxyUnderTest(s.socket, clock);
+  try {
+    p.hostIn.write(line(INITIALIZE));
+    await s.seen.waitFor((m) => m.method === 'initialize');
+    s.owner().write(line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'stand-in', version: '0' } } }));
+    await p.host.waitFor((m) => m.id === 1);
+    p.hostIn.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'seek', arguments: { query: 'x' } } }));
+    await s.seen.waitFor((m) => m.id === 2);
+    s.owner().write(line({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'x'.repeat(MAX_LINE_BYTES) }] } }));
+    const answer = await p.host.waitFor((m) => m.id === 2);
+    assert.equal(answer.error?.code, -32603, JSON.stringify(answer).slice(0, 200));
+    p.hostIn.write(line({ jsonrpc: '2.0', id: 3, method: 'ping' }));
+    await s.seen.waitFor((m) => m.id === 3);
+    s.owner().write(line({ jsonrpc: '2.0', id: 3, result: {} }));
+    assert.deepEqual(await p.host.waitFor((m) => m.id === 3), { jsonrpc: '2.0', id: 3, result: {} });
+    clock.advance(PROXY_LIVENESS_MS * 2);
+    assert.ok(!p.logs.some((l) => l.includes('serving in-process')), p.logs.join('\n'));
   } finally {
     p.end();
     await p.done;

@@ -42,8 +42,11 @@ export class LineTransport implements Transport {
       if (this.#output.destroyed || this.#output.writableEnded) return resolve();
       if (this.#output.write(JSON.stringify(message) + '\n')) resolve();
       else {
-        this.#output.once('drain', resolve);
-        this.#output.once('close', resolve);
+        const done = () => {
+          this.#output.off('drain', done).off('close', done);
+          resolve();
+        };
+        this.#output.on('drain', done).on('close', done);
       }
     });
   }
