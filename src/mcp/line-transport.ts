@@ -15,8 +15,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC_INVALID_REQUEST, LineFramer, refusalOf, type Frame } from '../wire/index.js';
 
-export { MAX_LINE_BYTES } from '../wire/index.js';
-
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
