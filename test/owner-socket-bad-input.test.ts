@@ -1,48 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
-import { once } from 'node:events';
 import { makeTempDir } from './helpers/git-repo.js';
 import { startServe } from './helpers/owner.js';
-import { VERSION } from '../src/version.js';
-import { makeNonce } from '../src/owner/verify-owner.js';
+import { openOwnerSocket as open } from './helpers/owner-socket.js';
+import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from '../src/wire/index.js';
 
-/** A raw connection to the owner's socket that reads JSON lines. */
-async function open(path: string, folder: string, helloLine?: string) {
-  const socket: Socket = connect(path);
-  await once(socket, 'connect');
-  const lines: string[] = [];
-  let waiters: (() => void)[] = [];
-  let buf = '';
-  socket.on('data', (d) => {
-    buf += d.toString('utf8');
-    let nl;
-    while ((nl = buf.indexOf('\n')) !== -1) {
-      lines.push(buf.slice(0, nl));
-      buf = buf.slice(nl + 1);
-    }
-    const w = waiters;
-    waiters = [];
-    for (const f of w) f();
-  });
-  socket.on('error', () => {}); // the owner may reset a connection it ends
-  const closed = new Promise<void>((r) => socket.once('close', () => r()));
-  const next = async (): Promise<any> => {
-    while (lines.length === 0) await new Promise<void>((r) => waiters.push(r));
-    return JSON.parse(lines.shift()!);
-  };
-  if (helloLine !== undefined) {
-    socket.write(helloLine + '\n');
-  } else {
-    // The challenge first (hello.ts); its proof is not checked here: this test is the client.
-    socket.write(JSON.stringify({ gardener: VERSION, nonce: makeNonce() }) + '\n');
-    assert.equal(typeof (await next()).proof, 'string');
-    socket.write(JSON.stringify({ gardener: VERSION, op: 'mcp', folder, pid: process.pid, host_pid: process.ppid }) + '\n');
-  }
-  return { socket, next, closed, send: (x: string | Buffer) => socket.write(x) };
-}
-
-test('garbage, invalid UTF-8 and an over-long line end only their own connection; the owner and other sessions carry on', async () => {
+test('garbage and a bad hello end only their own connection; the owner and other sessions carry on', async () => {
   const home = await makeTempDir('gardener-home-');
   const folder = await makeTempDir();
   const owner = await startServe(home.dir, ['--no-http']);
@@ -57,11 +20,6 @@ test('garbage, invalid UTF-8 and an over-long line end only their own connection
     a.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) + '\n');
     assert.deepEqual(await a.next(), { jsonrpc: '2.0', id: 1, result: {} });
 
-    const b = await open(path, folder.dir);
-    assert.equal((await b.next()).ok, true);
-    b.send(Buffer.alloc(5 * 1024 * 1024, 0x61));
-    await b.closed;
-
     const bad = await open(path, folder.dir, 'not a hello');
     await bad.closed;
 
@@ -72,6 +30,61 @@ test('garbage, invalid UTF-8 and an over-long line end only their own connection
     assert.equal(refused.ok, false);
     assert.match(refused.error, /\/definitely\/not\/here/);
     a.socket.destroy();
+  } finally {
+    await owner.stop();
+    await home.cleanup();
+    await folder.cleanup();
+  }
+});
+
+test('a line over MAX_LINE_BYTES is skipped and answered -32600 with its id; the connection goes on', async () => {
+  const home = await makeTempDir('gardener-home-');
+  const folder = await makeTempDir();
+  const owner = await startServe(home.dir, ['--no-http']);
+  try {
+    const b = await open(owner.ready.socket, folder.dir);
+    assert.equal((await b.next()).ok, true);
+    // Junk with no id: id null.
+    b.send(Buffer.concat([Buffer.alloc(MAX_LINE_BYTES + 1024, 0x61), Buffer.from('\n')]));
+    const junk = await b.next();
+    assert.equal(junk.id, null);
+    assert.equal(junk.error.code, -32600);
+    // A request whose id comes after its huge params (the SDK client's key order): its id.
+    const huge = 'q'.repeat(MAX_LINE_BYTES + 1024);
+    b.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"seek","arguments":{"query":"${huge}"}},"id":"late-id"}\n`);
+    const late = await b.next();
+    assert.equal(late.id, 'late-id');
+    assert.equal(late.error.code, -32600);
+    b.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }) + '\n');
+    assert.deepEqual(await b.next(), { jsonrpc: '2.0', id: 3, result: {} }, 'the same connection is still served');
+    assert.ok(!owner.stderr().includes('connection closed'), 'the owner never closed the connection');
+    b.socket.destroy();
+  } finally {
+    await owner.stop();
+    await home.cleanup();
+    await folder.cleanup();
+  }
+});
+
+test('invalid UTF-8 inside an otherwise valid request is -32700, never decoded to U+FFFD and run', async () => {
+  const home = await makeTempDir('gardener-home-');
+  const folder = await makeTempDir();
+  const owner = await startServe(home.dir, ['--no-http']);
+  try {
+    const c = await open(owner.ready.socket, folder.dir);
+    assert.equal((await c.next()).ok, true);
+    c.send(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xff]), Buffer.from('"}}}\n')]));
+    const answer = await c.next();
+    assert.equal(answer.error?.code, -32700, JSON.stringify(answer));
+    assert.equal(answer.id, null);
+    // Nested deeper than MAX_JSON_DEPTH: -32600, with the id the line carries.
+    c.send(`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"_meta":{"x":${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}}}}\n`);
+    const deep = await c.next();
+    assert.equal(deep.error?.code, -32600, JSON.stringify(deep));
+    assert.equal(deep.id, 5);
+    c.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }) + '\n');
+    assert.deepEqual(await c.next(), { jsonrpc: '2.0', id: 6, result: {} });
+    c.socket.destroy();
   } finally {
     await owner.stop();
     await home.cleanup();

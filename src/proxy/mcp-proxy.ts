@@ -1,22 +1,38 @@
 /**
  * `gardener mcp` as a proxy: the host's stdio piped to the owner's socket, line by line.
  *
- * The proxy parses just enough JSON to remember the session's `initialize` and `initialized`
- * and the requests still waiting for an answer. If the owner goes away mid-session (killed,
- * restarted, shut down), the proxy serves in-process from then on: it replays `initialize`
- * (its answer is swallowed: the host already has one) and `initialized`, re-sends the requests
- * that were in flight, and goes on; the host sees one session that kept answering.
+ * Lines are cut by the one framer (src/wire/line-framer.ts), both ways. A host line the framer
+ * refuses (not UTF-8, not JSON, nested too deep, over MAX_LINE_BYTES) is answered here with the
+ * JSON-RPC error every transport gives, and never sent on: the owner only gets lines the proxy
+ * could read, and a refused line never costs the session its owner.
  *
- * Only node built-ins are loaded while proxying; the in-process server (the SDK, zod, SQLite,
- * workers) is imported only on fallback. Lines cross whole, so a half line from a dying owner
- * never reaches the host.
+ * The proxy reads just enough of each message to remember the session's `initialize` and
+ * `initialized` and the requests still waiting for an answer. If the owner goes away
+ * mid-session (killed, restarted, shut down), or stalls (no sign of life for PROXY_LIVENESS_MS
+ * while requests wait: owner-liveness.ts), the proxy serves in-process from then on: it
+ * replays `initialize` (its answer is swallowed: the host already has one) and `initialized`,
+ * re-sends the requests that were in flight, and goes on; the host sees one session that kept
+ * answering.
+ *
+ * Only node built-ins and src/wire/ (which imports nothing) are loaded while proxying; the
+ * in-process server (the SDK, zod, SQLite, workers) is imported only on fallback. Lines cross
+ * whole, so a half line from a dying owner never reaches the host.
  */
 import type { Socket } from 'node:net';
 import { PassThrough, Writable, type Readable } from 'node:stream';
-import { LineSplitter, peekMessage } from './line-splitter.js';
+import { LineFramer, refusalOf, type Frame, type RequestId } from '../wire/index.js';
+import { OwnerLiveness, PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
+
+export { PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
 
 /** How often the proxy checks that its host is still there, in ms. */
 export const PROXY_PARENT_CHECK_MS = 1000;
+
+/** Sets the liveness bound in ms (tests shorten it; the default is PROXY_LIVENESS_MS). */
+export const PROXY_LIVENESS_ENV = 'GARDENER_PROXY_LIVENESS_MS';
+
+/** JSON-RPC's Internal error: an answer the proxy could not pass on. */
+const JSONRPC_INTERNAL_ERROR = -32603;
 
 export interface ProxyOptions {
   socket: Socket;
@@ -29,16 +45,42 @@ export interface ProxyOptions {
   /** Starts the in-process server on these streams (the fallback). */
   serveInProcess: (stdin: Readable, stdout: Writable) => Promise<{ close(reason?: string): Promise<void>; closed: Promise<void> }>;
   processHooks?: boolean;
+  /** Owner silence, with requests waiting, after which the proxy falls back, in ms. @default $GARDENER_PROXY_LIVENESS_MS, else PROXY_LIVENESS_MS */
+  livenessMs?: number;
+  /** The clock and timers of the liveness check. @default real, unref'd timers */
+  timers?: ProxyTimers;
+}
+
+interface Peeked {
+  id?: unknown;
+  method?: unknown;
+  jsonrpc?: unknown;
+  params?: { requestId?: unknown };
+}
+
+/** The envelope fields of a decoded message, without validating the rest. */
+function peek(value: unknown): Peeked {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Peeked) : {};
+}
+
+const isId = (id: unknown): id is RequestId => typeof id === 'string' || typeof id === 'number';
+
+/** The bound from the environment; a value that is not a whole number of ms is said and ignored. */
+function livenessFromEnv(log: (line: string) => void): number {
+  const raw = process.env[PROXY_LIVENESS_ENV];
+  if (raw === undefined || raw === '') return PROXY_LIVENESS_MS;
+  const ms = Number(raw);
+  if (Number.isInteger(ms) && ms >= 4) return ms;
+  log(`${PROXY_LIVENESS_ENV} must be a whole number of ms (at least 4), got "${raw}": using ${PROXY_LIVENESS_MS}`);
+  return PROXY_LIVENESS_MS;
 }
 
 export async function runProxy(options: ProxyOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const { socket, log } = options;
-  const fromHost = new LineSplitter();
-  const fromOwner = new LineSplitter();
   let initialize: Buffer | undefined;
-  let initializeId: string | number | undefined;
+  let initializeId: RequestId | undefined;
   let initialized: Buffer | undefined;
   let initializeAnswered = false;
   /** Requests sent and not yet answered, by id, in the order sent. */
@@ -55,6 +97,7 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
     ending = true;
     log(`shutting down (${reason})`);
     clearInterval(parentTimer);
+    liveness.stop();
     socket.destroy();
     if (local) await local.server.close(reason);
     resolveDone();
@@ -63,20 +106,54 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
   const toHost = (line: Buffer) => {
     stdout.write(Buffer.concat([line, Buffer.from('\n')]));
   };
+  const answerHost = (message: unknown) => toHost(Buffer.from(JSON.stringify(message)));
 
-  socket.on('data', (chunk: Buffer) => {
-    for (const line of fromOwner.push(chunk)) {
-      const m = peekMessage(line);
-      if (m && m.id !== undefined && m.method === undefined) {
-        inflight.delete(String(m.id));
-        if (m.id === initializeId) initializeAnswered = true;
-      }
-      toHost(line);
+  const liveness = new OwnerLiveness({
+    livenessMs: options.livenessMs ?? livenessFromEnv(log),
+    timers: options.timers,
+    sendToOwner: (line) => socket.write(line),
+    onStalled: (silentMs) => {
+      const waiting = inflight.size + (initializeId !== undefined && !initializeAnswered ? 1 : 0);
+      void fallBack(`the owner gave no sign of life for ${silentMs} ms with ${waiting} request${waiting === 1 ? '' : 's'} waiting`);
+    },
+  });
+  const waitingOnOwner = () => mode === 'owner' && (inflight.size > 0 || (initializeId !== undefined && !initializeAnswered));
+  const updateWaiting = () => liveness.setWaiting(waitingOnOwner());
+
+  /**
+   * A line from the server side (the owner, or the in-process fallback): an answer settles its
+   * request, then the line goes to the host as it came. One that cannot be read whole (over
+   * the bound) becomes an error for its request, so the host's call never waits forever.
+   */
+  const fromServer = (frame: Frame, swallow?: (m: Peeked) => boolean) => {
+    if (!frame.ok) {
+      log(`an answer the proxy could not pass on (${frame.message})`);
+      if (frame.id === null) return;
+      inflight.delete(String(frame.id));
+      return answerHost({ jsonrpc: '2.0', id: frame.id, error: { code: JSONRPC_INTERNAL_ERROR, message: `Internal error: the answer could not be passed on (${frame.message})` } });
     }
+    const m = peek(frame.value);
+    if (isId(m.id) && m.method === undefined) {
+      if (liveness.isPingId(m.id)) return; // the proxy's own ping: never the host's
+      inflight.delete(String(m.id));
+      if (m.id === initializeId) initializeAnswered = true;
+    }
+    if (swallow?.(m)) return;
+    toHost(frame.bytes);
+  };
+
+  const fromOwner = new LineFramer((frame) => {
+    fromServer(frame);
+    updateWaiting();
+  });
+  socket.on('data', (chunk: Buffer) => {
+    if (mode !== 'owner') return;
+    liveness.heard();
+    fromOwner.push(chunk);
   });
   socket.on('error', () => {});
   socket.on('close', () => {
-    if (!ending) void fallBack();
+    if (!ending) void fallBack('the owner went away');
   });
 
   const send = (line: Buffer) => {
@@ -85,41 +162,42 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
     else local!.input.write(Buffer.concat([line, Buffer.from('\n')]));
   };
 
-  const onHostData = (chunk: Buffer) => {
-    for (const line of fromHost.push(chunk)) {
-      const m = peekMessage(line);
-      if (m?.method === 'initialize') {
-        initialize = line;
-        initializeId = m.id;
-      } else if (m?.method === 'notifications/initialized') {
-        initialized = line;
-      } else if (m?.method === 'notifications/cancelled' && m.params?.requestId !== undefined) {
-        inflight.delete(String(m.params.requestId));
-      }
-      if (m && m.id !== undefined && m.method !== undefined && m.method !== 'initialize') inflight.set(String(m.id), line);
-      send(line);
+  const fromHost = new LineFramer((frame) => {
+    // What the proxy cannot read is answered here, as every transport answers it.
+    if (!frame.ok) return answerHost(refusalOf(frame));
+    const m = peek(frame.value);
+    if (m.method === 'initialize') {
+      initialize = frame.bytes;
+      initializeId = isId(m.id) ? m.id : undefined;
+    } else if (m.method === 'notifications/initialized') {
+      initialized = frame.bytes;
+    } else if (m.method === 'notifications/cancelled' && isId(m.params?.requestId)) {
+      inflight.delete(String(m.params.requestId));
     }
-  };
+    if (m.jsonrpc === '2.0' && isId(m.id) && typeof m.method === 'string' && m.method !== 'initialize') inflight.set(String(m.id), frame.bytes);
+    send(frame.bytes);
+    updateWaiting();
+  });
+  const onHostData = (chunk: Buffer) => fromHost.push(chunk);
 
-  async function fallBack(): Promise<void> {
+  async function fallBack(why: string): Promise<void> {
+    if (mode !== 'owner') return;
     mode = 'switching';
-    log('the owner went away: serving in-process from here (replaying initialize and in-flight requests)');
+    liveness.stop();
+    socket.destroy(); // a stalled owner that wakes up later must not answer twice
+    log(`${why}: serving in-process from here (replaying initialize and in-flight requests)`);
     const input = new PassThrough();
     // The host already has an initialize answer only if the owner sent one; otherwise it gets ours.
     let swallowed = initializeId === undefined || !initializeAnswered;
-    const splitter = new LineSplitter();
+    const swallow = (m: Peeked) => {
+      if (swallowed || m.method !== undefined || m.id !== initializeId) return false;
+      swallowed = true;
+      return true;
+    };
+    const fromLocal = new LineFramer((frame) => fromServer(frame, swallow));
     const output = new Writable({
       write(chunk: Buffer, _enc, cb) {
-        for (const line of splitter.push(chunk)) {
-          if (!swallowed) {
-            const m = peekMessage(line);
-            if (m && m.method === undefined && m.id === initializeId) {
-              swallowed = true;
-              continue;
-            }
-          }
-          toHost(line);
-        }
+        fromLocal.push(chunk);
         cb();
       },
     });

@@ -3,20 +3,19 @@
  *
  * A connection opens with a challenge and a hello line each way (hello.ts), then carries newline-delimited
  * JSON-RPC: one connection is one MCP session, built by `createSessionServer` exactly as stdio
- * builds it. A bad hello, a line over MAX_LINE_BYTES or a peer that hangs up ends that
- * connection only; the owner and other sessions carry on.
+ * builds it, on the same LineTransport (the one framer: a line that is not JSON, not UTF-8,
+ * nested too deep or over MAX_LINE_BYTES is answered with a JSON-RPC error and the session goes
+ * on, as on stdio). A bad hello or a peer that hangs up ends that connection only; the owner
+ * and other sessions carry on.
  */
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { chmodSync } from 'node:fs';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from '../owner/hello.js';
 import { createSessionServer, type SessionParts } from '../mcp/session-server.js';
+import { LineTransport } from '../mcp/line-transport.js';
 import type { Logger } from '../owner/log.js';
 import { VERSION } from '../version.js';
 
-/** Longest JSON-RPC line accepted on the socket, in bytes (the HTTP body bound, for one rule). */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** How long a new connection has to say hello, in ms. */
 export const HELLO_TIMEOUT_MS = 5_000;
 
@@ -117,12 +116,7 @@ export class SocketListener {
     };
     this.#connections.add(conn);
     socket.once('close', () => void conn.close());
-    const lines = checkedLines(socket, (error) => socket.write(JSON.stringify({ jsonrpc: '2.0', id: null, error }) + '\n'), () => {
-      log.warn('socket line over the bound: connection closed', { client_pid: hello.pid, max_bytes: MAX_LINE_BYTES });
-      socket.destroy();
-      void conn.close();
-    });
-    const transport = new StdioServerTransport(lines, socket);
+    const transport = new LineTransport(socket, socket);
     transport.onerror = (err) => log.debug('socket session error', { client_pid: hello.pid, error: err.message });
     reply({ ok: true });
     await sessionServer.server.connect(transport);
@@ -130,51 +124,4 @@ export class SocketListener {
     socket.resume();
     log.debug('socket session opened', { client_pid: hello.pid, host_pid: hello.host_pid, folder: hello.folder });
   }
-}
-
-/**
- * The JSON-RPC lines of a connection, checked before the SDK sees them: a line that is not
- * JSON gets a parse error answer (-32700) and is dropped; a line longer than MAX_LINE_BYTES
- * ends the connection (`onTooLong`). Other connections never notice.
- */
-function checkedLines(socket: Socket, answer: (error: { code: number; message: string }) => void, onTooLong: () => void): PassThrough {
-  const out = new PassThrough();
-  let partial: Buffer[] = [];
-  let partialBytes = 0;
-  let over = false;
-  const line = (bytes: Buffer) => {
-    try {
-      JSON.parse(bytes.toString('utf8'));
-    } catch {
-      answer({ code: -32700, message: 'Parse error: a line that is not JSON was dropped (one JSON-RPC message per line)' });
-      return;
-    }
-    out.write(Buffer.concat([bytes, Buffer.from('\n')]));
-  };
-  socket.on('data', (chunk: Buffer) => {
-    if (over) return;
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      const piece = chunk.subarray(start, nl);
-      if (partialBytes + piece.length > MAX_LINE_BYTES) {
-        over = true;
-        return onTooLong();
-      }
-      line(partial.length ? Buffer.concat([...partial, piece]) : piece);
-      partial = [];
-      partialBytes = 0;
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      partial.push(chunk.subarray(start));
-      partialBytes += chunk.length - start;
-      if (partialBytes > MAX_LINE_BYTES) {
-        over = true;
-        partial = [];
-        onTooLong();
-      }
-    }
-  });
-  socket.once('close', () => out.end());
-  return out;
 }

@@ -1,10 +1,11 @@
 /**
- * Fuzzed JSON-RPC on stdio against the built `gardener mcp`: seeded random bytes, invalid
- * UTF-8, a 10 MB line, deeply nested JSON, wrong types for every tool argument, unknown
- * methods, malformed envelopes, and requests after a `shutdown` (MCP has none: it is an
+ * Fuzzed JSON-RPC on stdio against the built `gardener mcp`, served in-process and as a proxy
+ * to a real owner: seeded random bytes, invalid UTF-8, a 10 MB line, deeply nested JSON,
+ * wrong types for every tool argument, unknown methods, malformed envelopes, and requests after a `shutdown` (MCP has none: it is an
  * unknown method, and the session goes on). Each gets a JSON-RPC error or a tool error, the
  * server never crashes, the next valid request (a ping after every case) is answered, stdout
- * stays protocol only, and the server's RSS stays bounded.
+ * stays protocol only, and the server's RSS stays bounded. Through the proxy, the session
+ * never leaves the owner (no fallback in-process for anything a client sends).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import { makeGitRepo, makeTempDir } from '../helpers/git-repo.js';
 import { sourceFiles } from '../helpers/brains.js';
 import { FAULTS_SEED, peakRssMb, recordFigures, rssMb, scaled, seededRandom } from './fault-config.js';
 import { startRawRpc, type RawRpc } from './raw-rpc.js';
+import { ownerEnv, startServe } from '../helpers/owner.js';
+import { MAX_JSON_DEPTH } from '../../src/wire/index.js';
 
 /** Peak RSS the server may reach under the whole fuzz run, in MB (the bench's bound). */
 const RSS_BOUND_MB = 200;
@@ -34,12 +37,46 @@ const JSON_TYPES = {
   null: null,
 } as const;
 
+interface Target {
+  rpc: RawRpc;
+  /** Checks that the session is where it started (the proxy: still on the owner). */
+  check(): void;
+  figures(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
 test('fuzzed JSON-RPC on stdio: an error for each case, no crash, the next request answers, RSS bounded', { timeout: 600_000 }, async () => {
+  await fuzz('mcp-fuzz', async (repo, home) => {
+    const rpc = await startRawRpc(repo, { ...process.env, GARDENER_HOME: home, GARDENER_NO_OWNER: '1' });
+    return { rpc, check: () => {}, figures: () => ({}), close: async () => {} };
+  });
+});
+
+test('fuzzed JSON-RPC through the proxy to an owner: the same answers, and the session never leaves the owner', { timeout: 600_000 }, async () => {
+  await fuzz('mcp-fuzz-proxy', async (repo, home) => {
+    const owner = await startServe(home, ['--no-http']);
+    const rpc = await startRawRpc(repo, ownerEnv(home));
+    return {
+      rpc,
+      check: () => {
+        assert.match(rpc.stderr(), /proxying to the owner/);
+        assert.doesNotMatch(rpc.stderr(), /serving in-process/, 'the session stayed on the owner');
+        assert.equal(owner.proc.exitCode, null, 'the owner is still running');
+      },
+      figures: () => ({ owner_peak_rss_mb: peakRssMb(owner.pid) }),
+      close: async () => {
+        await owner.stop();
+      },
+    };
+  });
+});
+
+async function fuzz(name: string, start: (repo: string, home: string) => Promise<Target>): Promise<void> {
   const rand = seededRandom(FAULTS_SEED, 1);
   const repo = await makeGitRepo(sourceFiles(5));
   const home = await makeTempDir('gardener-home-');
-  const env = { ...process.env, GARDENER_HOME: home.dir };
-  const rpc = await startRawRpc(repo.dir, env);
+  const target = await start(repo.dir, home.dir);
+  const { rpc } = target;
   let tried = 0;
   let pings = 0;
   let errors = 0;
@@ -99,16 +136,18 @@ test('fuzzed JSON-RPC on stdio: an error for each case, no crash, the next reque
 
     // A 10 MB line: junk, then a request whose argument is 10 MB.
     await expectNullIdError('a 10 MB junk line', Buffer.concat([Buffer.alloc(BIG_LINE_BYTES, 'a'), Buffer.from('\n')]), [-32700, -32600]);
-    {
+    // Too long to read, but its id is found as the line streams past: -32600 with that id,
+    // whether the id comes first or after the params (the SDK client's key order).
+    for (const [what, text] of [
+      ['a 10 MB request', (id: number) => call(id, 'seek', { query: 'q'.repeat(BIG_LINE_BYTES) })],
+      ['a 10 MB request, id last', (id: number) => `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"seek","arguments":{"query":"${'q'.repeat(BIG_LINE_BYTES)}"}},"id":${id}}\n`],
+    ] as const) {
       const id = rpc.nextId();
-      const bytes = call(id, 'seek', { query: 'q'.repeat(BIG_LINE_BYTES) });
-      const before = rpc.nullIdErrors.length;
-      await rpc.write(bytes);
+      const answer = await rpc.requestRaw(id, text(id));
       tried++;
-      await alive('a 10 MB request');
-      // Too large to read: refused with id null (the id is not parsed out of a refused line).
-      assert.equal(rpc.nullIdErrors.length, before + 1, 'a 10 MB request is refused with one error');
+      assert.equal(answer.error?.code, -32600, `${what}: -32600 with its id`);
       errors++;
+      await alive(what);
     }
 
     // Deeply nested JSON: as tool arguments, as params, as the whole message.
@@ -119,15 +158,20 @@ test('fuzzed JSON-RPC on stdio: an error for each case, no crash, the next reque
       const id = rpc.nextId();
       const answer = await rpc.requestRaw(id, text(id));
       tried++;
-      // A ping with deep params may be answered normally; a tool call with a deep query fails.
-      if (what === 'nested arguments') {
-        assert.ok(answer.error !== undefined || answer.result?.isError === true, `${what}: an error`);
-        errors++;
-      }
+      // Nested deeper than MAX_JSON_DEPTH: refused before parsing, with the id the line carries.
+      assert.equal(answer.error?.code, -32600, `${what}: -32600 with its id, got ${JSON.stringify(answer).slice(0, 300)}`);
+      errors++;
       await alive(what);
     }
-    await expectNullIdError('a nested array as the message', `${'['.repeat(DEEP)}${']'.repeat(DEEP)}\n`, [-32700, -32600]);
-    await expectNullIdError('an unterminated nest', `${'{"a":'.repeat(DEEP)}\n`, [-32700]);
+    {
+      const id = rpc.nextId();
+      const answer = await rpc.requestRaw(id, `{"jsonrpc":"2.0","id":${id},"method":"ping","params":{"_meta":{"x":${'['.repeat(MAX_JSON_DEPTH - 3)}${']'.repeat(MAX_JSON_DEPTH - 3)}}}}\n`);
+      tried++;
+      assert.deepEqual(answer.result, {}, 'nesting within MAX_JSON_DEPTH is answered as usual');
+      await alive('nesting within the bound');
+    }
+    await expectNullIdError('a nested array as the message', `${'['.repeat(DEEP)}${']'.repeat(DEEP)}\n`, [-32600]);
+    await expectNullIdError('an unterminated nest', `${'{"a":'.repeat(DEEP)}\n`, [-32600]);
 
     // Malformed envelopes.
     for (const [what, line] of [
@@ -185,18 +229,21 @@ test('fuzzed JSON-RPC on stdio: an error for each case, no crash, the next reque
 
     assert.deepEqual(rpc.garbage, [], 'stdout carries protocol only');
     assert.equal(rpc.exited, null, 'the server is still running');
+    target.check();
     const peak = peakRssMb(rpc.pid) ?? peakSampleMb;
     assert.ok(peak <= RSS_BOUND_MB, `peak RSS ${peak} MB is within ${RSS_BOUND_MB} MB`);
+    const extra = target.figures();
     await rpc.close();
     assert.equal(rpc.exited!.code, 0, `a clean exit on stdin EOF: ${rpc.stderr().slice(-500)}`);
-    recordFigures('mcp-fuzz', { requests: tried, fuzz_cases: tried - pings, pings, errors, tool_cases: toolCases, crashes: 0, peak_rss_mb: peak });
+    recordFigures(name, { requests: tried, fuzz_cases: tried - pings, pings, errors, tool_cases: toolCases, crashes: 0, peak_rss_mb: peak, ...extra });
   } catch (err) {
     const crashed = rpc.exited !== null;
-    recordFigures('mcp-fuzz', { requests: tried, errors, crashes: crashed ? 1 : 0, failed: (err as Error).message.slice(0, 300) });
+    recordFigures(name, { requests: tried, errors, crashes: crashed ? 1 : 0, failed: (err as Error).message.slice(0, 300) });
     throw err;
   } finally {
     if (!rpc.exited) rpc.child.kill('SIGKILL');
+    await target.close();
     await home.cleanup();
     await repo.cleanup();
   }
-});
+}
