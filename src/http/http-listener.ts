@@ -7,6 +7,10 @@
  *   *    /mcp                MCP Streamable HTTP (mcp-http-sessions.ts)
  *
  * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bound (413).
+ * Every body is decoded by the one rule for untrusted JSON (wire/untrusted-json.ts): bytes that
+ * are not UTF-8, JSON nested deeper than MAX_JSON_DEPTH, or text that is not JSON are refused
+ * with 400 before anything is built (a million-deep `[[[…]]]` parsed on this thread stalled
+ * every other client for seconds): a JSON-RPC error on /mcp, a GDN code on REST.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +21,8 @@ import { RestTools, json } from './rest-tools.js';
 import type { SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
 import { VERSION } from '../version.js';
-import { ListenError } from '../errors.js';
+import { InvalidArgumentError, JsonTooDeepError, ListenError } from '../errors.js';
+import { decodeUntrustedJson, MAX_JSON_DEPTH, type DecodedJson } from '../wire/index.js';
 
 /** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
 export const DEFAULT_HTTP_PORT = 7171;
@@ -119,14 +124,9 @@ export class HttpListener {
         }
         throw err;
       }
-      try {
-        body = raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8'));
-      } catch {
-        if (path === '/mcp') {
-          return json(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
-        }
-        return json(res, 400, { error: { code: 'GDN_INVALID_ARGUMENT', message: 'the request body is not JSON: send the tool arguments as a JSON object' } });
-      }
+      const decoded = raw.length === 0 ? ({ ok: true, value: undefined } as const) : decodeUntrustedJson(raw);
+      if (!decoded.ok) return refuseBody(res, path === '/mcp', decoded);
+      body = decoded.value;
     }
     const folder = (req.headers['x-gardener-folder'] as string | undefined) ?? url.searchParams.get('folder');
     if (path === '/mcp') return this.mcp.handle(req, res, body, folder);
@@ -139,4 +139,18 @@ export class HttpListener {
     }
     json(res, 404, { error: { code: 'GDN_NOT_FOUND', message: `no route ${req.method} ${path}: see docs/owner.md for the routes` } });
   }
+}
+
+/** 400 for a body the untrusted-JSON rule refused: JSON-RPC on /mcp (-32700/-32600), a GDN code on REST. */
+function refuseBody(res: ServerResponse, mcp: boolean, refused: Extract<DecodedJson, { ok: false }>): void {
+  if (mcp) return json(res, 400, { jsonrpc: '2.0', error: { code: refused.code, message: refused.message }, id: null });
+  const err =
+    refused.reason === 'depth'
+      ? new JsonTooDeepError(MAX_JSON_DEPTH)
+      : new InvalidArgumentError(
+          refused.reason === 'utf8'
+            ? 'the request body is not valid UTF-8: send the tool arguments as a UTF-8 JSON object'
+            : 'the request body is not JSON: send the tool arguments as a JSON object',
+        );
+  json(res, 400, { error: { code: err.code, message: err.message } });
 }
