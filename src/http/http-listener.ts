@@ -16,7 +16,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './read-body.js';
-import { McpHttpSessions, REAP_INTERVAL_MS } from './mcp-http-sessions.js';
+import { McpHttpSessions } from './mcp-http-sessions.js';
+import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
 import type { SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
@@ -37,6 +38,8 @@ export interface HttpListenerOptions {
   startedAt: number;
   /** Clock for idle reaping, injectable for tests. @default Date.now */
   now?: () => number;
+  /** HTTP sessions kept at once, MCP and REST together (session-bounds.ts). @default MAX_SESSIONS */
+  maxSessions?: number;
 }
 
 export class HttpListener {
@@ -49,8 +52,10 @@ export class HttpListener {
 
   constructor(options: HttpListenerOptions) {
     this.#options = options;
-    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, now: options.now });
-    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), now: options.now });
+    // One set of places for both maps: a full owner first ends what either map has expired.
+    const slots = new SessionSlots({ max: options.maxSessions ?? MAX_SESSIONS, reapExpired: () => (void this.mcp.reap(), void this.rest.reap()) });
+    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, slots, now: options.now });
+    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), slots, now: options.now });
     // REST sessions idle out like MCP ones; the reaper never keeps the process up.
     this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
     this.#reaper.unref();
