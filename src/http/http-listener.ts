@@ -6,7 +6,8 @@
  *   POST /api/tools/<name>   REST: body = the tool's arguments (rest-tools.ts)
  *   *    /mcp                MCP Streamable HTTP (mcp-http-sessions.ts)
  *
- * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bound (413).
+ * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bounds
+ * (413 past 4 MiB; large bodies read at once share one budget: read-body.ts).
  * Every body is decoded by the one rule for untrusted JSON (wire/untrusted-json.ts): bytes that
  * are not UTF-8, JSON nested deeper than MAX_JSON_DEPTH, or text that is not JSON are refused
  * with 400 before anything is built (a million-deep `[[[…]]]` parsed on this thread stalled
@@ -15,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
-import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './read-body.js';
+import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, readBody } from './read-body.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
@@ -40,11 +41,15 @@ export interface HttpListenerOptions {
   now?: () => number;
   /** HTTP sessions kept at once, MCP and REST together (session-bounds.ts). @default MAX_SESSIONS */
   maxSessions?: number;
+  /** Bytes of large bodies read at once, all clients together (read-body.ts). @default MAX_BODY_BYTES_IN_FLIGHT */
+  maxBodyBytesInFlight?: number;
 }
 
 export class HttpListener {
   readonly mcp: McpHttpSessions;
   readonly rest: RestTools;
+  /** Room for the large bodies being read now. */
+  readonly bodies: BodyBudget;
   #server: Server;
   #options: HttpListenerOptions;
   #url: string | null = null;
@@ -52,6 +57,7 @@ export class HttpListener {
 
   constructor(options: HttpListenerOptions) {
     this.#options = options;
+    this.bodies = new BodyBudget(options.maxBodyBytesInFlight);
     // One set of places for both maps: a full owner first ends what either map has expired.
     const slots = new SessionSlots({ max: options.maxSessions ?? MAX_SESSIONS, reapExpired: () => (void this.mcp.reap(), void this.rest.reap()) });
     this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, slots, now: options.now });
@@ -119,17 +125,23 @@ export class HttpListener {
 
     let body: unknown;
     if (req.method === 'POST') {
-      let raw: Buffer;
+      let read: { body: Buffer; release: () => void };
       try {
-        raw = await readBody(req);
+        read = await readBody(req, { budget: this.bodies });
       } catch (err) {
+        if (err instanceof BodyAbandonedError) return;
         if (err instanceof BodyTooLargeError) {
           res.setHeader('connection', 'close');
           return json(res, 413, { error: { code: 'GDN_BODY_TOO_LARGE', message: `the request body is over ${MAX_BODY_BYTES} bytes` } });
         }
         throw err;
       }
-      const decoded = raw.length === 0 ? ({ ok: true, value: undefined } as const) : decodeUntrustedJson(raw);
+      let decoded: DecodedJson;
+      try {
+        decoded = read.body.length === 0 ? { ok: true, value: undefined } : decodeUntrustedJson(read.body);
+      } finally {
+        read.release();
+      }
       if (!decoded.ok) return refuseBody(res, path === '/mcp', decoded);
       body = decoded.value;
     }

@@ -1,21 +1,144 @@
 /**
  * Reads a request body up to a bound; a larger one is refused with 413 before it is parsed.
+ *
+ * The bound on one body is not a bound on the owner: a thousand connections sending 4 MiB each
+ * would be 4 GB held at once. So bodies larger than SMALL_BODY_BYTES take their size from one
+ * BodyBudget (MAX_BODY_BYTES_IN_FLIGHT for all clients together) before a byte is read; one
+ * that does not fit waits, unread, and the kernel's socket buffers push back on its sender.
+ * Small bodies (every honest tool call's arguments) never wait behind large ones. A client
+ * that goes away while waiting gives its turn up.
+ *
  * A body that declares its length is read into one buffer of that size, so a 4 MiB body costs
- * 4 MiB while it is read, not its chunks and a copy of them (32 such bodies at once were half
- * of the owner's RSS).
+ * 4 MiB while it is read, not its chunks and a copy of them.
  */
 import type { IncomingMessage } from 'node:http';
 
 /** Largest request body accepted, in bytes (the SDK transport's own default bound). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Bodies up to this size are read at once, outside the budget, in bytes: tool arguments are this small. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+/** Bytes of larger bodies read at once, all clients together: 16 bodies of the largest size. */
+export const MAX_BODY_BYTES_IN_FLIGHT = 16 * MAX_BODY_BYTES;
 
 export class BodyTooLargeError extends Error {}
+/** The client went away before its body was read. */
+export class BodyAbandonedError extends Error {}
 
-export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
+interface Waiter {
+  bytes: number;
+  grant: () => void;
+}
+
+/** Bytes of large bodies being read at once, shared by every route of one listener. */
+export class BodyBudget {
+  readonly bytes: number;
+  #free: number;
+  #waiting: Waiter[] = [];
+
+  /** @param bytes the budget, in bytes. @default MAX_BODY_BYTES_IN_FLIGHT */
+  constructor(bytes: number = MAX_BODY_BYTES_IN_FLIGHT) {
+    if (!Number.isSafeInteger(bytes) || bytes < 1) throw new RangeError(`options.maxBodyBytesInFlight must be a positive integer, got ${String(bytes)} (${typeof bytes})`);
+    this.bytes = bytes;
+    this.#free = bytes;
+  }
+
+  /** Bytes reserved by bodies being read now. */
+  get inFlight(): number {
+    return this.bytes - this.#free;
+  }
+
+  /** Bodies waiting for room. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /**
+   * Reserves `bytes` (at most the whole budget, so any body fits once alone), at once when they
+   * fit, else in turn. Resolves with the release (idempotent); `abandon` lets the caller give
+   * its turn up while it waits.
+   */
+  reserve(bytes: number): { granted: Promise<() => void>; abandon: () => void } {
+    const need = Math.min(bytes, this.bytes);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#free += need;
+      this.#grantWaiters();
+    };
+    if (this.#waiting.length === 0 && need <= this.#free) {
+      this.#free -= need;
+      return { granted: Promise.resolve(release), abandon: () => {} };
+    }
+    let waiter!: Waiter;
+    const granted = new Promise<() => void>((resolve) => {
+      waiter = { bytes: need, grant: () => resolve(release) };
+    });
+    this.#waiting.push(waiter);
+    return {
+      granted,
+      abandon: () => {
+        const i = this.#waiting.indexOf(waiter);
+        if (i !== -1) this.#waiting.splice(i, 1);
+        this.#grantWaiters();
+      },
+    };
+  }
+
+  /** In order, every waiter that fits now (a smaller one may pass a larger one that does not). */
+  #grantWaiters(): void {
+    for (let i = 0; i < this.#waiting.length; ) {
+      const w = this.#waiting[i]!;
+      if (w.bytes <= this.#free) {
+        this.#free -= w.bytes;
+        this.#waiting.splice(i, 1);
+        w.grant();
+      } else i++;
+    }
+  }
+}
+
+export interface ReadBodyOptions {
+  /** @default MAX_BODY_BYTES */
+  max?: number;
+  /** Where bodies over SMALL_BODY_BYTES take their room; none: read at once. */
+  budget?: BodyBudget;
+}
+
+/**
+ * Reads the body. Resolves with it and a `release` to call once the bytes are no longer needed
+ * (after decoding); rejects with BodyTooLargeError past `max`, BodyAbandonedError when the
+ * client went away while waiting for room.
+ */
+export async function readBody(req: IncomingMessage, options: ReadBodyOptions = {}): Promise<{ body: Buffer; release: () => void }> {
+  const max = options.max ?? MAX_BODY_BYTES;
+  const header = req.headers['content-length'];
+  const declared = header === undefined ? null : Number(header);
+  if (declared !== null && declared > max) throw new BodyTooLargeError();
+  const need = declared !== null && Number.isSafeInteger(declared) ? declared : max;
+  let release = () => {};
+  if (options.budget && need > SMALL_BODY_BYTES) {
+    const { granted, abandon } = options.budget.reserve(need);
+    const gone = new Promise<null>((resolve) => req.once('close', () => resolve(null)));
+    const got = await Promise.race([granted, gone]);
+    if (got === null) {
+      abandon();
+      // Granted at the same moment it went: give the room back.
+      void granted.then((r) => r());
+      throw new BodyAbandonedError();
+    }
+    release = got;
+  }
+  try {
+    return { body: await readAll(req, declared, max), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+function readAll(req: IncomingMessage, declared: number | null, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const header = req.headers['content-length'];
-    const declared = header === undefined ? null : Number(header);
-    if (declared !== null && declared > max) return reject(new BodyTooLargeError());
     const sized = declared !== null && Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -32,5 +155,8 @@ export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Bu
     });
     req.once('end', () => resolve(sized ? sized.subarray(0, size) : Buffer.concat(chunks)));
     req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new BodyAbandonedError());
+    });
   });
 }

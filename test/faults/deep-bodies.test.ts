@@ -6,7 +6,7 @@
  * once stalled every other client for 2.4 s and RSS rose to 659 MB. Now each is refused by a
  * byte scan (nesting past MAX_JSON_DEPTH) before anything is built.
  *
- * Held: every deep body gets 400 (REST `GDN_JSON_TOO_DEEP`, /mcp -32600); the other client's
+ * Three rounds of that (FAULTS_SCALE scales them). Held: every deep body gets 400 (REST `GDN_JSON_TOO_DEEP`, /mcp -32600); the other client's
  * seek p99 over the attack stays within 250 ms; the owner's RSS is under 300 MB once the
  * bodies are answered.
  */
@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { makeGitRepo, makeTempDir } from '../helpers/git-repo.js';
 import { sourceFiles } from '../helpers/brains.js';
 import { startServe } from '../helpers/owner.js';
-import { peakRssMb, recordFigures, rssMb } from './fault-config.js';
+import { peakRssMb, recordFigures, rssMb, scaled } from './fault-config.js';
 
 const SENDER = fileURLToPath(new URL('./deep-body-sender.js', import.meta.url));
 /** Deep bodies sent at once (the issue's number). */
@@ -29,11 +29,52 @@ const DEEP_BODIES = 32;
 const SEEK_P99_BOUND_MS = 250;
 /** The owner's RSS once the bodies are answered, in MB. */
 const RSS_BOUND_MB = 300;
+/**
+ * Rounds of the attack, one after the other: more seeks to take the p99 over (one round gives
+ * some 40, so its p99 is its slowest seek, which a busy machine's scheduler can decide alone).
+ */
+const ROUNDS = scaled(3);
 /** Quiet seeks before the attack: a baseline for the figures. */
 const QUIET_SEEKS = 20;
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+interface Attack {
+  ms: number;
+  answers: { status: number; body: string }[];
+}
+
+/** One round: the sender's bodies all at once; `seek` again and again until all are answered. */
+async function attackWhileSeeking(url: string, token: string, folder: string, seek: () => Promise<number>, during: number[]): Promise<Attack> {
+  const sender = spawn(process.execPath, [SENDER, url, token, folder, String(DEEP_BODIES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = once(sender, 'exit');
+  let sendingAt: number | null = null;
+  let done: Attack | null = null;
+  let partial = '';
+  sender.stdout.setEncoding('utf8');
+  sender.stdout.on('data', (d: string) => {
+    partial += d;
+    let nl;
+    while ((nl = partial.indexOf('\n')) !== -1) {
+      const line = JSON.parse(partial.slice(0, nl)) as { event: string } & Attack;
+      partial = partial.slice(nl + 1);
+      if (line.event === 'sending') sendingAt = performance.now();
+      else done = line;
+    }
+  });
+  let gone = false;
+  void exited.then(() => (gone = true));
+  while (done === null && !gone) {
+    const startedAt = performance.now();
+    const ms = await seek();
+    if (sendingAt !== null && startedAt >= sendingAt) during.push(ms);
+  }
+  const [code] = await exited;
+  assert.equal(code, 0, 'the sender ran to the end');
+  assert.ok(done, 'the sender reported its answers');
+  return done;
 }
 
 test(`${DEEP_BODIES} bodies nested a million deep neither stall another client (seek p99 within ${SEEK_P99_BOUND_MS} ms) nor bloat the owner (RSS under ${RSS_BOUND_MB} MB)`, { timeout: 600_000 }, async () => {
@@ -63,35 +104,20 @@ test(`${DEEP_BODIES} bodies nested a million deep neither stall another client (
     for (let i = 0; i < QUIET_SEEKS; i++) quiet.push(await timedSeek());
     const rssBefore = rssMb(owner.pid);
 
-    const sender = spawn(process.execPath, [SENDER, url, token, repo.dir, String(DEEP_BODIES)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const exited = once(sender, 'exit');
-    let sendingAt: number | null = null;
-    let done: { ms: number; answers: { status: number; body: string }[] } | null = null;
-    let partial = '';
-    sender.stdout.setEncoding('utf8');
-    sender.stdout.on('data', (d: string) => {
-      partial += d;
-      let nl;
-      while ((nl = partial.indexOf('\n')) !== -1) {
-        const line = JSON.parse(partial.slice(0, nl)) as { event: string; ms: number; answers: { status: number; body: string }[] };
-        partial = partial.slice(nl + 1);
-        if (line.event === 'sending') sendingAt = performance.now();
-        else done = line;
-      }
-    });
-    let senderExit: unknown[] | null = null;
-    void exited.then((e) => (senderExit = e));
-    // The other client: seek after seek until every deep body is answered; the seeks started
-    // once the bodies were on their way are the ones that count.
+    // Each round: the sender sends its bodies all at once, and the other client seeks, seek after
+    // seek, until every one is answered; the seeks started once the bodies were on their way count.
     const during: number[] = [];
-    while (done === null && senderExit === null) {
-      const startedAt = performance.now();
-      const ms = await timedSeek();
-      if (sendingAt !== null && startedAt >= sendingAt) during.push(ms);
+    const attackMs: number[] = [];
+    let refused = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const attack = await attackWhileSeeking(url, token, repo.dir, timedSeek, during);
+      attackMs.push(attack.ms);
+      for (const [i, a] of attack.answers.entries()) {
+        assert.equal(a.status, 400, `round ${round}, deep body ${i}: ${a.body}`);
+        assert.match(a.body, i % 2 === 0 ? /GDN_JSON_TOO_DEEP/ : /-32600/);
+        refused++;
+      }
     }
-    const [code] = await exited;
-    assert.equal(code, 0, 'the sender ran to the end');
-    const attack = done as unknown as { ms: number; answers: { status: number; body: string }[] };
     const rssAfter = rssMb(owner.pid);
     const peak = peakRssMb(owner.pid);
     // One more seek after the attack, so a test that saw none during it still measured something.
@@ -102,8 +128,9 @@ test(`${DEEP_BODIES} bodies nested a million deep neither stall another client (
       bodies: DEEP_BODIES,
       body_bytes: 4 * 1024 * 1024,
       depth: 1_000_000,
-      refused: attack.answers.filter((a) => a.status === 400).length,
-      attack_ms: attack.ms,
+      rounds: ROUNDS,
+      refused,
+      attack_ms: Math.max(...attackMs),
       seeks_during: during.length,
       seek_p50_ms: Math.round(percentile(sorted, 0.5)),
       seek_p99_ms: Math.round(percentile(sorted, 0.99)),
@@ -116,10 +143,6 @@ test(`${DEEP_BODIES} bodies nested a million deep neither stall another client (
       rss_bound_mb: RSS_BOUND_MB,
     };
     recordFigures('deep-bodies', figures);
-    for (const [i, a] of attack.answers.entries()) {
-      assert.equal(a.status, 400, `deep body ${i}: ${a.body}`);
-      assert.match(a.body, i % 2 === 0 ? /GDN_JSON_TOO_DEEP/ : /-32600/);
-    }
     assert.ok(figures.seek_p99_ms <= SEEK_P99_BOUND_MS, `another client's seek p99 ${figures.seek_p99_ms} ms within ${SEEK_P99_BOUND_MS} ms`);
     assert.ok(rssAfter !== null && rssAfter <= RSS_BOUND_MB, `the owner's RSS ${rssAfter} MB after the attack within ${RSS_BOUND_MB} MB`);
     assert.equal((await fetch(`${url}/healthz`)).status, 200);
