@@ -31,3 +31,9 @@ test('text that is not JSON is a parse error', () => {
   const r = decodeUntrustedJson(bytes('{"a":'));
   assert.equal(!r.ok && r.reason, 'syntax');
 });
+
+test('a document too deep is refused by its first bytes, before the rest is decoded', () => {
+  const deepThenNotUtf8 = Buffer.concat([bytes('['.repeat(MAX_JSON_DEPTH + 1)), Buffer.from([0xff]), bytes(']'.repeat(MAX_JSON_DEPTH + 1))]);
+  const r = decodeUntrustedJson(deepThenNotUtf8);
+  assert.equal(!r.ok && r.reason, 'depth');
+});
