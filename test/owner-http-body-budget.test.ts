@@ -83,6 +83,65 @@ test('large bodies are read at most maxBodyBytesInFlight at a time, the rest wai
   }
 });
 
+test('a large body whose first bytes already nest too deep gives its room back at once: the next one is read while it still uploads', { timeout: 60_000 }, async () => {
+  const home = await makeTempDir('gardener-home-');
+  const folder = await makeTempDir();
+  const log = createLogger('silent');
+  const brains = new OwnerBrains({ home: home.dir, maxThreads: 1, log });
+  const http = new HttpListener({
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    log,
+    startedAt: 0,
+    maxBodyBytesInFlight: BUDGET,
+    brains: () => brains.describe(),
+    openSession: (f, onToolsChanged) => {
+      const session = brains.openSession(f, onToolsChanged);
+      return { session, close: () => brains.closeSession(session) };
+    },
+  });
+  const url = await http.listen();
+  const open: ClientRequest[] = [];
+  const post = (path: string) => {
+    let answered!: (r: { status: number; body: string }) => void;
+    const answer = new Promise<{ status: number; body: string }>((r) => (answered = r));
+    const req = request(`${url}${path}`, {
+      method: 'POST',
+      agent: false,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': BODY, 'x-gardener-folder': folder.dir },
+    }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => answered({ status: res.statusCode!, body }));
+    });
+    req.on('error', () => {});
+    open.push(req);
+    return { req, answer };
+  };
+  try {
+    // 100 KiB of `[` (past the 64 KiB looked at first), and the rest held back.
+    const deep = post('/api/tools/seek');
+    const head = Buffer.from('{"query":' + '['.repeat(100 * 1024));
+    deep.req.write(head);
+    const honest = post('/api/tools/session_handshake');
+    honest.req.end(Buffer.concat([Buffer.from('{}'), Buffer.alloc(BODY - 2, 0x20)]));
+    assert.equal((await honest.answer).status, 200, 'read while the deep one still uploads');
+    deep.req.end(Buffer.alloc(BODY - head.length, 0x5d));
+    const refused = await deep.answer;
+    assert.equal(refused.status, 400);
+    assert.match(refused.body, /GDN_JSON_TOO_DEEP/);
+    await until('every room given back', () => http.bodies.inFlight === 0);
+  } finally {
+    for (const r of open) r.destroy();
+    await http.stopAccepting();
+    await http.endSessions();
+    await brains.close();
+    await home.cleanup();
+    await folder.cleanup();
+  }
+});
+
 test('maxBodyBytesInFlight is checked once, at construction, with the value received', () => {
   const base = { host: '127.0.0.1', port: 0, token: TOKEN, log: createLogger('silent'), startedAt: 0, brains: () => [], openSession: () => assert.fail('no session') };
   assert.throws(() => new HttpListener({ ...base, maxBodyBytesInFlight: -1 }), /options\.maxBodyBytesInFlight must be a positive integer, got -1/);

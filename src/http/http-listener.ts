@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
-import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, readBody } from './read-body.js';
+import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, readBody, type ReadBody } from './read-body.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
@@ -24,7 +24,7 @@ import type { SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
 import { VERSION } from '../version.js';
 import { InvalidArgumentError, JsonTooDeepError, ListenError } from '../errors.js';
-import { decodeUntrustedJson, MAX_JSON_DEPTH, type DecodedJson } from '../wire/index.js';
+import { decodeUntrustedJson, MAX_JSON_DEPTH, nestsDeeperThan, type DecodedJson } from '../wire/index.js';
 
 /** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
 export const DEFAULT_HTTP_PORT = 7171;
@@ -125,19 +125,22 @@ export class HttpListener {
 
     let body: unknown;
     if (req.method === 'POST') {
-      let read: { body: Buffer; release: () => void };
+      let read: ReadBody;
       try {
-        read = await readBody(req, { budget: this.bodies });
+        // Nesting is judged on the first bytes too: a deep body is refused without being held.
+        read = await readBody(req, { budget: this.bodies, refuseByPrefix: (prefix) => nestsDeeperThan(prefix) });
       } catch (err) {
         if (err instanceof BodyAbandonedError) return;
         if (err instanceof BodyTooLargeError) {
-          res.setHeader('connection', 'close');
+          if (err.unread !== null && err.unread <= MAX_BODY_DRAIN_BYTES) req.resume();
+          else res.setHeader('connection', 'close');
           return json(res, 413, { error: { code: 'GDN_BODY_TOO_LARGE', message: `the request body is over ${MAX_BODY_BYTES} bytes` } });
         }
         throw err;
       }
       let decoded: DecodedJson;
       try {
+        // A refused body is its condemning prefix, and the one rule refuses it the same way.
         decoded = read.body.length === 0 ? { ok: true, value: undefined } : decodeUntrustedJson(read.body);
       } finally {
         read.release();

@@ -9,7 +9,9 @@
  * that goes away while waiting gives its turn up.
  *
  * A body that declares its length is read into one buffer of that size, so a 4 MiB body costs
- * 4 MiB while it is read, not its chunks and a copy of them.
+ * 4 MiB while it is read, not its chunks and a copy of them. A body whose first 64 KiB already
+ * condemn it (JSON nested too deep there: the caller's `refuseByPrefix`) is read to its end
+ * but not kept, and gives its room back at once.
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -20,7 +22,18 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 /** Bytes of larger bodies read at once, all clients together: 16 bodies of the largest size. */
 export const MAX_BODY_BYTES_IN_FLIGHT = 16 * MAX_BODY_BYTES;
 
-export class BodyTooLargeError extends Error {}
+/** A body past the bound; `unread` is what it declared when nothing of it was read (else null). */
+export class BodyTooLargeError extends Error {
+  constructor(readonly unread: number | null = null) {
+    super('the request body is over the bound');
+  }
+}
+/**
+ * A body over the bound but not past this, in bytes, is still read to its end (and dropped)
+ * before the 413, so its client reads the answer instead of a reset mid-upload; a larger one
+ * ends the connection.
+ */
+export const MAX_BODY_DRAIN_BYTES = 2 * MAX_BODY_BYTES;
 /** The client went away before its body was read. */
 export class BodyAbandonedError extends Error {}
 
@@ -98,23 +111,39 @@ export class BodyBudget {
   }
 }
 
+/** How much of a body is looked at before the rest is read, in bytes (see `refuseByPrefix`). */
+export const BODY_PREFIX_BYTES = 64 * 1024;
+
 export interface ReadBodyOptions {
   /** @default MAX_BODY_BYTES */
   max?: number;
   /** Where bodies over SMALL_BODY_BYTES take their room; none: read at once. */
   budget?: BodyBudget;
+  /**
+   * Asked once, with the first BODY_PREFIX_BYTES of a body that is longer: true when that
+   * prefix alone condemns the body (JSON nested too deep already there). The rest is then read
+   * and dropped, its room given back at once, and the body read is that prefix alone. Shorter
+   * bodies are judged whole by whoever decodes them.
+   */
+  refuseByPrefix?: (prefix: Uint8Array) => boolean;
+}
+
+export interface ReadBody {
+  /** The body; when `refuseByPrefix` condemned it, only that prefix (decoding it says why). */
+  body: Buffer;
+  /** Gives back the body's room; call once the bytes are no longer needed. Idempotent. */
+  release: () => void;
 }
 
 /**
- * Reads the body. Resolves with it and a `release` to call once the bytes are no longer needed
- * (after decoding); rejects with BodyTooLargeError past `max`, BodyAbandonedError when the
- * client went away while waiting for room.
+ * Reads the body. Resolves once it is all in; rejects with BodyTooLargeError past `max`,
+ * BodyAbandonedError when the client went away before it was all in.
  */
-export async function readBody(req: IncomingMessage, options: ReadBodyOptions = {}): Promise<{ body: Buffer; release: () => void }> {
+export async function readBody(req: IncomingMessage, options: ReadBodyOptions = {}): Promise<ReadBody> {
   const max = options.max ?? MAX_BODY_BYTES;
   const header = req.headers['content-length'];
   const declared = header === undefined ? null : Number(header);
-  if (declared !== null && declared > max) throw new BodyTooLargeError();
+  if (declared !== null && declared > max) throw new BodyTooLargeError(declared);
   const need = declared !== null && Number.isSafeInteger(declared) ? declared : max;
   let release = () => {};
   if (options.budget && need > SMALL_BODY_BYTES) {
@@ -130,30 +159,51 @@ export async function readBody(req: IncomingMessage, options: ReadBodyOptions = 
     release = got;
   }
   try {
-    return { body: await readAll(req, declared, max), release };
+    return { body: await readAll(req, declared, max, options.refuseByPrefix, () => release()), release };
   } catch (err) {
     release();
     throw err;
   }
 }
 
-function readAll(req: IncomingMessage, declared: number | null, max: number): Promise<Buffer> {
+function readAll(
+  req: IncomingMessage,
+  declared: number | null,
+  max: number,
+  refuseByPrefix: ((prefix: Uint8Array) => boolean) | undefined,
+  releaseEarly: () => void,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const sized = declared !== null && Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
-    const chunks: Buffer[] = [];
+    let sized = declared !== null && Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
+    let chunks: Buffer[] = [];
     let size = 0;
+    let judged = refuseByPrefix === undefined;
+    let condemned: Buffer | null = null;
+    const judge = () => {
+      judged = true;
+      const prefix = sized ? sized.subarray(0, size) : Buffer.concat(chunks);
+      if (!refuseByPrefix!(prefix)) return;
+      condemned = Buffer.from(prefix);
+      sized = null;
+      chunks = [];
+      releaseEarly();
+    };
     req.on('data', (chunk: Buffer) => {
-      if (size + chunk.length > (sized?.length ?? max)) {
+      if (size + chunk.length > (sized?.length ?? declared ?? max)) {
         req.removeAllListeners('data');
         req.resume();
         reject(new BodyTooLargeError());
         return;
       }
-      if (sized) chunk.copy(sized, size);
-      else chunks.push(chunk);
       size += chunk.length;
+      if (condemned) return;
+      if (sized) chunk.copy(sized, size - chunk.length);
+      else chunks.push(chunk);
+      if (!judged && size >= BODY_PREFIX_BYTES) judge();
     });
-    req.once('end', () => resolve(sized ? sized.subarray(0, size) : Buffer.concat(chunks)));
+    req.once('end', () => {
+      resolve(condemned ?? (sized ? sized.subarray(0, size) : Buffer.concat(chunks)));
+    });
     req.once('error', reject);
     req.once('close', () => {
       if (!req.complete) reject(new BodyAbandonedError());
