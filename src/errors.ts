@@ -314,3 +314,15 @@ export class TooManySessionsError extends GardenerError {
     this.name = 'TooManySessionsError';
   }
 }
+
+/** (HTTP 400) A request body holds more JSON values than the bound; it was refused before parsing. */
+export class JsonTooManyValuesError extends GardenerError {
+  constructor(maxValues: number) {
+    super(
+      'GDN_JSON_TOO_MANY_VALUES',
+      `the request body holds more than ${maxValues} JSON values (array items, object members) and was refused before parsing: send fewer, or split the call`,
+      { exitCode: 2 },
+    );
+    this.name = 'JsonTooManyValuesError';
+  }
+}

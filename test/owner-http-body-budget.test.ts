@@ -120,9 +120,9 @@ test('a large body whose first bytes already nest too deep gives its room back a
     return { req, answer };
   };
   try {
-    // 100 KiB of `[` (past the 64 KiB looked at first), and the rest held back.
+    // 300 KiB of `[` (past the 256 KiB looked at first), and the rest held back.
     const deep = post('/api/tools/seek');
-    const head = Buffer.from('{"query":' + '['.repeat(100 * 1024));
+    const head = Buffer.from('{"query":' + '['.repeat(300 * 1024));
     deep.req.write(head);
     const honest = post('/api/tools/session_handshake');
     honest.req.end(Buffer.concat([Buffer.from('{}'), Buffer.alloc(BODY - 2, 0x20)]));

@@ -261,3 +261,23 @@ test('invalid UTF-8 in a body is -32700 on /mcp and 400 GDN_INVALID_ARGUMENT on 
     await folder.cleanup();
   }
 });
+
+test('a body holding more than MAX_JSON_VALUES values is refused before it is parsed: /mcp -32600, REST GDN_JSON_TOO_MANY_VALUES', async () => {
+  const folder = await makeTempDir();
+  try {
+    await withOwner(async ({ url, token }) => {
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-gardener-folder': folder.dir };
+      const wide = '[' + '1,'.repeat(100_000) + '1]';
+      const rest = await raw(`${url}/api/tools/seek`, { method: 'POST', headers: auth, body: `{"query":${wide}}` });
+      assert.equal(rest.status, 400, rest.body);
+      const restError = (JSON.parse(rest.body) as { error: { code: string; message: string } }).error;
+      assert.equal(restError.code, 'GDN_JSON_TOO_MANY_VALUES');
+      assert.match(restError.message, /100000/);
+      const mcp = await raw(`${url}/mcp`, { method: 'POST', headers: auth, body: wide });
+      assert.equal(mcp.status, 400);
+      assert.equal((JSON.parse(mcp.body) as { error: { code: number } }).error.code, -32600);
+    });
+  } finally {
+    await folder.cleanup();
+  }
+});

@@ -9,7 +9,8 @@
  * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bounds
  * (413 past 4 MiB; large bodies read at once share one budget: read-body.ts).
  * Every body is decoded by the one rule for untrusted JSON (wire/untrusted-json.ts): bytes that
- * are not UTF-8, JSON nested deeper than MAX_JSON_DEPTH, or text that is not JSON are refused
+ * are not UTF-8, JSON nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES
+ * values, or text that is not JSON are refused
  * with 400 before anything is built (a million-deep `[[[…]]]` parsed on this thread stalled
  * every other client for seconds): a JSON-RPC error on /mcp, a GDN code on REST.
  */
@@ -23,8 +24,8 @@ import { RestTools, json } from './rest-tools.js';
 import type { SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
 import { VERSION } from '../version.js';
-import { InvalidArgumentError, JsonTooDeepError, ListenError } from '../errors.js';
-import { decodeUntrustedJson, MAX_JSON_DEPTH, nestsDeeperThan, type DecodedJson } from '../wire/index.js';
+import { InvalidArgumentError, JsonTooDeepError, JsonTooManyValuesError, ListenError } from '../errors.js';
+import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../wire/index.js';
 
 /** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
 export const DEFAULT_HTTP_PORT = 7171;
@@ -127,8 +128,9 @@ export class HttpListener {
     if (req.method === 'POST') {
       let read: ReadBody;
       try {
-        // Nesting is judged on the first bytes too: a deep body is refused without being held.
-        read = await readBody(req, { budget: this.bodies, refuseByPrefix: (prefix) => nestsDeeperThan(prefix) });
+        // The shape is judged on the first bytes too: a body already too deep or too wide there
+        // is refused without being held.
+        read = await readBody(req, { budget: this.bodies, refuseByPrefix: (prefix) => exceededJsonBound(prefix) !== null });
       } catch (err) {
         if (err instanceof BodyAbandonedError) return;
         if (err instanceof BodyTooLargeError) {
@@ -167,7 +169,9 @@ function refuseBody(res: ServerResponse, mcp: boolean, refused: Extract<DecodedJ
   const err =
     refused.reason === 'depth'
       ? new JsonTooDeepError(MAX_JSON_DEPTH)
-      : new InvalidArgumentError(
+      : refused.reason === 'values'
+        ? new JsonTooManyValuesError(MAX_JSON_VALUES)
+        : new InvalidArgumentError(
           refused.reason === 'utf8'
             ? 'the request body is not valid UTF-8: send the tool arguments as a UTF-8 JSON object'
             : 'the request body is not JSON: send the tool arguments as a JSON object',

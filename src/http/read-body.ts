@@ -9,8 +9,8 @@
  * that goes away while waiting gives its turn up.
  *
  * A body that declares its length is read into one buffer of that size, so a 4 MiB body costs
- * 4 MiB while it is read, not its chunks and a copy of them. A body whose first 64 KiB already
- * condemn it (JSON nested too deep there: the caller's `refuseByPrefix`) is read to its end
+ * 4 MiB while it is read, not its chunks and a copy of them. A body whose first 256 KiB already
+ * condemn it (JSON too deep or too wide there: the caller's `refuseByPrefix`) is read to its end
  * but not kept, and gives its room back at once.
  */
 import type { IncomingMessage } from 'node:http';
@@ -111,8 +111,12 @@ export class BodyBudget {
   }
 }
 
-/** How much of a body is looked at before the rest is read, in bytes (see `refuseByPrefix`). */
-export const BODY_PREFIX_BYTES = 64 * 1024;
+/**
+ * How much of a large body is looked at before the rest is read, in bytes (see
+ * `refuseByPrefix`): room for the values bound to be passed (100,000 values take 200 KB of
+ * `1,`), and a scan of well under a millisecond.
+ */
+export const BODY_PREFIX_BYTES = 256 * 1024;
 
 export interface ReadBodyOptions {
   /** @default MAX_BODY_BYTES */

@@ -1,1 +1,1 @@
-export { decodeUntrustedJson, nestsDeeperThan, MAX_JSON_DEPTH, JSONRPC_PARSE_ERROR, JSONRPC_INVALID_REQUEST, type DecodedJson } from './untrusted-json.js';
+export { decodeUntrustedJson, exceededJsonBound, nestsDeeperThan, MAX_JSON_DEPTH, MAX_JSON_VALUES, JSONRPC_PARSE_ERROR, JSONRPC_INVALID_REQUEST, type DecodedJson } from './untrusted-json.js';
