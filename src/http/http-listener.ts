@@ -12,12 +12,14 @@
  * are not UTF-8, JSON nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES
  * values, or text that is not JSON are refused
  * with 400 before anything is built (a million-deep `[[[…]]]` parsed on this thread stalled
- * every other client for seconds): a JSON-RPC error on /mcp, a GDN code on REST.
+ * every other client for seconds): a JSON-RPC error on /mcp, a GDN code on REST. Large bodies
+ * are decoded one per turn of the event loop (decode-lane.ts), small ones at once.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
-import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, readBody, type ReadBody } from './read-body.js';
+import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, SMALL_BODY_BYTES, readBody, type ReadBody } from './read-body.js';
+import { DecodeLane } from './decode-lane.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
@@ -53,6 +55,7 @@ export class HttpListener {
   readonly bodies: BodyBudget;
   #server: Server;
   #options: HttpListenerOptions;
+  #decodes = new DecodeLane();
   #url: string | null = null;
   #reaper: NodeJS.Timeout;
 
@@ -143,7 +146,10 @@ export class HttpListener {
       let decoded: DecodedJson;
       try {
         // A refused body is its condemning prefix, and the one rule refuses it the same way.
-        decoded = read.body.length === 0 ? { ok: true, value: undefined } : decodeUntrustedJson(read.body);
+        const bytes = read.body;
+        if (bytes.length === 0) decoded = { ok: true, value: undefined };
+        else if (bytes.length <= SMALL_BODY_BYTES) decoded = decodeUntrustedJson(bytes);
+        else decoded = await this.#decodes.run(() => decodeUntrustedJson(bytes));
       } finally {
         read.release();
       }
