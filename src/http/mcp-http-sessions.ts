@@ -117,8 +117,8 @@ export class McpHttpSessions {
       openSession: (onToolsChanged) => ((notify = onToolsChanged), { session: parts.session, close: closeParts }),
       log: (line) => this.#options.log.warn(line),
     });
-    await server.server.connect(transport);
     try {
+      await server.server.connect(transport);
       await transport.handleRequest(req, res, body);
     } finally {
       // An initialize the transport refused (406, a bad protocol version) made no session.
