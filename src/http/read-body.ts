@@ -125,7 +125,7 @@ export interface ReadBodyOptions {
   budget?: BodyBudget;
   /**
    * Asked once, with the first BODY_PREFIX_BYTES of a body that is longer: true when that
-   * prefix alone condemns the body (JSON nested too deep already there). The rest is then read
+   * prefix alone condemns the body (JSON too deep or too wide already there). The rest is then read
    * and dropped, its room given back at once, and the body read is that prefix alone. Shorter
    * bodies are judged whole by whoever decodes them.
    */
