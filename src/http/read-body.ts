@@ -178,22 +178,24 @@ function readAll(
   releaseEarly: () => void,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    let sized = declared !== null && Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
+    // One buffer of the declared size, made once the prefix is judged: a condemned body never
+    // costs more than its prefix.
+    const sizedBytes = declared !== null && Number.isSafeInteger(declared) && declared > 0 ? declared : null;
+    let sized: Buffer | null = null;
     let chunks: Buffer[] = [];
     let size = 0;
     let judged = refuseByPrefix === undefined;
     let condemned: Buffer | null = null;
     const judge = () => {
       judged = true;
-      const prefix = sized ? sized.subarray(0, size) : Buffer.concat(chunks);
+      const prefix = Buffer.concat(chunks);
       if (!refuseByPrefix!(prefix)) return;
-      condemned = Buffer.from(prefix);
-      sized = null;
+      condemned = prefix;
       chunks = [];
       releaseEarly();
     };
     req.on('data', (chunk: Buffer) => {
-      if (size + chunk.length > (sized?.length ?? declared ?? max)) {
+      if (size + chunk.length > (sizedBytes ?? max)) {
         req.removeAllListeners('data');
         req.resume();
         reject(new BodyTooLargeError());
@@ -204,6 +206,12 @@ function readAll(
       if (sized) chunk.copy(sized, size - chunk.length);
       else chunks.push(chunk);
       if (!judged && size >= BODY_PREFIX_BYTES) judge();
+      if (judged && !condemned && !sized && sizedBytes !== null) {
+        sized = Buffer.allocUnsafe(sizedBytes);
+        let at = 0;
+        for (const c of chunks) at += c.copy(sized, at);
+        chunks = [];
+      }
     });
     req.once('end', () => {
       resolve(condemned ?? (sized ? sized.subarray(0, size) : Buffer.concat(chunks)));
