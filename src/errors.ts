@@ -364,3 +364,39 @@ export class HostCliError extends GardenerError {
     this.cli = cli;
   }
 }
+
+/** (HTTP 400) A request body nests JSON deeper than the bound; it was refused before parsing. */
+export class JsonTooDeepError extends GardenerError {
+  constructor(maxDepth: number) {
+    super(
+      'GDN_JSON_TOO_DEEP',
+      `the request body nests JSON deeper than ${maxDepth} levels and was refused before parsing: no tool argument needs more than a few; send flatter JSON`,
+      { exitCode: 2 },
+    );
+    this.name = 'JsonTooDeepError';
+  }
+}
+
+/** (HTTP 503) The owner holds as many HTTP sessions (MCP and REST together) as it keeps. */
+export class TooManySessionsError extends GardenerError {
+  constructor(max: number, unusedMs: number, idleMs: number) {
+    super(
+      'GDN_TOO_MANY_SESSIONS',
+      `the owner already keeps ${max} HTTP sessions (MCP and REST together), its bound: end one (an MCP client's DELETE /mcp) ` +
+        `or retry later (a session with no call after initialize ends after ${Math.round(unusedMs / 1000)} s, an idle one after ${Math.round(idleMs / 60_000)} min)`,
+    );
+    this.name = 'TooManySessionsError';
+  }
+}
+
+/** (HTTP 400) A request body holds more JSON values than the bound; it was refused before parsing. */
+export class JsonTooManyValuesError extends GardenerError {
+  constructor(maxValues: number) {
+    super(
+      'GDN_JSON_TOO_MANY_VALUES',
+      `the request body holds more than ${maxValues} JSON values (array items, object members) and was refused before parsing: send fewer, or split the call`,
+      { exitCode: 2 },
+    );
+    this.name = 'JsonTooManyValuesError';
+  }
+}

@@ -213,3 +213,71 @@ test('REST: traffic ticks an armed brain, as over stdio', { timeout: 60_000 }, a
     }
   });
 });
+
+test('a body nested deeper than MAX_JSON_DEPTH is refused before it is parsed: /mcp -32600, REST GDN_JSON_TOO_DEEP', async () => {
+  const folder = await makeTempDir();
+  try {
+    await withOwner(async ({ url, token }) => {
+      const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-gardener-folder': folder.dir };
+      const rest = await raw(`${url}/api/tools/seek`, { method: 'POST', headers: auth, body: `{"query":${deep(64)}}` });
+      assert.equal(rest.status, 400);
+      const restError = (JSON.parse(rest.body) as { error: { code: string; message: string } }).error;
+      assert.equal(restError.code, 'GDN_JSON_TOO_DEEP');
+      assert.match(restError.message, /64/);
+      const mcp = await raw(`${url}/mcp`, { method: 'POST', headers: auth, body: deep(65) });
+      assert.equal(mcp.status, 400);
+      assert.equal((JSON.parse(mcp.body) as { error: { code: number } }).error.code, -32600);
+      // Exactly the bound (the object and 63 arrays) is decoded and reaches the tool, which judges it.
+      const atBound = await raw(`${url}/api/tools/seek`, { method: 'POST', headers: auth, body: `{"query":${deep(63)}}` });
+      assert.equal(atBound.status, 400, atBound.body);
+      assert.equal((JSON.parse(atBound.body) as { error: { code: string } }).error.code, 'GDN_INVALID_ARGUMENT');
+      assert.match(atBound.body, /query/);
+    });
+  } finally {
+    await folder.cleanup();
+  }
+});
+
+test('invalid UTF-8 in a body is -32700 on /mcp and 400 GDN_INVALID_ARGUMENT on REST: the call is not run', async () => {
+  const folder = await makeTempDir();
+  try {
+    await withOwner(async ({ url, token }) => {
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-gardener-folder': folder.dir };
+      const bad = (text: string) => Buffer.concat([Buffer.from(text.slice(0, text.indexOf('\u0000'))), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(text.indexOf('\u0000') + 1))]);
+      // The folder has no brain: a seek that ran would say so (GDN_BRAIN_NOT_FOUND).
+      const rest = await raw(`${url}/api/tools/seek`, { method: 'POST', headers: auth, body: bad('{"query":"\u0000"}') });
+      assert.equal(rest.status, 400, rest.body);
+      const restError = (JSON.parse(rest.body) as { error: { code: string; message: string } }).error;
+      assert.equal(restError.code, 'GDN_INVALID_ARGUMENT');
+      assert.match(restError.message, /UTF-8/);
+      const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"\u0000","version":"0"}}}`;
+      const mcp = await raw(`${url}/mcp`, { method: 'POST', headers: auth, body: bad(init) });
+      assert.equal(mcp.status, 400, mcp.body);
+      assert.equal((JSON.parse(mcp.body) as { error: { code: number } }).error.code, -32700);
+      assert.equal(mcp.headers['mcp-session-id'], undefined, 'no session was made');
+    });
+  } finally {
+    await folder.cleanup();
+  }
+});
+
+test('a body holding more than MAX_JSON_VALUES values is refused before it is parsed: /mcp -32600, REST GDN_JSON_TOO_MANY_VALUES', async () => {
+  const folder = await makeTempDir();
+  try {
+    await withOwner(async ({ url, token }) => {
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-gardener-folder': folder.dir };
+      const wide = '[' + '1,'.repeat(100_000) + '1]';
+      const rest = await raw(`${url}/api/tools/seek`, { method: 'POST', headers: auth, body: `{"query":${wide}}` });
+      assert.equal(rest.status, 400, rest.body);
+      const restError = (JSON.parse(rest.body) as { error: { code: string; message: string } }).error;
+      assert.equal(restError.code, 'GDN_JSON_TOO_MANY_VALUES');
+      assert.match(restError.message, /100000/);
+      const mcp = await raw(`${url}/mcp`, { method: 'POST', headers: auth, body: wide });
+      assert.equal(mcp.status, 400);
+      assert.equal((JSON.parse(mcp.body) as { error: { code: number } }).error.code, -32600);
+    });
+  } finally {
+    await folder.cleanup();
+  }
+});

@@ -6,18 +6,28 @@
  *   POST /api/tools/<name>   REST: body = the tool's arguments (rest-tools.ts)
  *   *    /mcp                MCP Streamable HTTP (mcp-http-sessions.ts)
  *
- * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bound (413).
+ * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bounds
+ * (413 past 4 MiB; large bodies read at once share one budget: read-body.ts).
+ * Every body is decoded by the one rule for untrusted JSON (wire/untrusted-json.ts): bytes that
+ * are not UTF-8, JSON nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES
+ * values, or text that is not JSON are refused
+ * with 400 before anything is built (a million-deep `[[[…]]]` parsed on this thread stalled
+ * every other client for seconds): a JSON-RPC error on /mcp, a GDN code on REST. Large bodies
+ * are decoded one per turn of the event loop (decode-lane.ts), small ones at once.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
-import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './read-body.js';
-import { McpHttpSessions, REAP_INTERVAL_MS } from './mcp-http-sessions.js';
+import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, SMALL_BODY_BYTES, readBody, type ReadBody } from './read-body.js';
+import { DecodeLane } from './decode-lane.js';
+import { McpHttpSessions } from './mcp-http-sessions.js';
+import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
 import type { SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
 import { VERSION } from '../version.js';
-import { ListenError } from '../errors.js';
+import { InvalidArgumentError, JsonTooDeepError, JsonTooManyValuesError, ListenError } from '../errors.js';
+import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../wire/index.js';
 
 /** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
 export const DEFAULT_HTTP_PORT = 7171;
@@ -32,20 +42,30 @@ export interface HttpListenerOptions {
   startedAt: number;
   /** Clock for idle reaping, injectable for tests. @default Date.now */
   now?: () => number;
+  /** HTTP sessions kept at once, MCP and REST together (session-bounds.ts). @default MAX_SESSIONS */
+  maxSessions?: number;
+  /** Bytes of large bodies read at once, all clients together (read-body.ts). @default MAX_BODY_BYTES_IN_FLIGHT */
+  maxBodyBytesInFlight?: number;
 }
 
 export class HttpListener {
   readonly mcp: McpHttpSessions;
   readonly rest: RestTools;
+  /** Room for the large bodies being read now. */
+  readonly bodies: BodyBudget;
   #server: Server;
   #options: HttpListenerOptions;
+  #decodes = new DecodeLane();
   #url: string | null = null;
   #reaper: NodeJS.Timeout;
 
   constructor(options: HttpListenerOptions) {
     this.#options = options;
-    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, now: options.now });
-    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), now: options.now });
+    this.bodies = new BodyBudget(options.maxBodyBytesInFlight);
+    // One set of places for both maps: a full owner first ends what either map has expired.
+    const slots = new SessionSlots({ max: options.maxSessions ?? MAX_SESSIONS, reapExpired: () => (void this.mcp.reap(), void this.rest.reap()) });
+    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, slots, now: options.now });
+    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), slots, now: options.now });
     // REST sessions idle out like MCP ones; the reaper never keeps the process up.
     this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
     this.#reaper.unref();
@@ -109,24 +129,32 @@ export class HttpListener {
 
     let body: unknown;
     if (req.method === 'POST') {
-      let raw: Buffer;
+      let read: ReadBody;
       try {
-        raw = await readBody(req);
+        // The shape is judged on the first bytes too: a body already too deep or too wide there
+        // is refused without being held.
+        read = await readBody(req, { budget: this.bodies, refuseByPrefix: (prefix) => exceededJsonBound(prefix) !== null });
       } catch (err) {
+        if (err instanceof BodyAbandonedError) return;
         if (err instanceof BodyTooLargeError) {
-          res.setHeader('connection', 'close');
+          if (err.unread !== null && err.unread <= MAX_BODY_DRAIN_BYTES) req.resume();
+          else res.setHeader('connection', 'close');
           return json(res, 413, { error: { code: 'GDN_BODY_TOO_LARGE', message: `the request body is over ${MAX_BODY_BYTES} bytes` } });
         }
         throw err;
       }
+      let decoded: DecodedJson;
       try {
-        body = raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8'));
-      } catch {
-        if (path === '/mcp') {
-          return json(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
-        }
-        return json(res, 400, { error: { code: 'GDN_INVALID_ARGUMENT', message: 'the request body is not JSON: send the tool arguments as a JSON object' } });
+        // A refused body is its condemning prefix, and the one rule refuses it the same way.
+        const bytes = read.body;
+        if (bytes.length === 0) decoded = { ok: true, value: undefined };
+        else if (bytes.length <= SMALL_BODY_BYTES) decoded = decodeUntrustedJson(bytes);
+        else decoded = await this.#decodes.run(() => decodeUntrustedJson(bytes));
+      } finally {
+        read.release();
       }
+      if (!decoded.ok) return refuseBody(res, path === '/mcp', decoded);
+      body = decoded.value;
     }
     const folder = (req.headers['x-gardener-folder'] as string | undefined) ?? url.searchParams.get('folder');
     if (path === '/mcp') return this.mcp.handle(req, res, body, folder);
@@ -139,4 +167,20 @@ export class HttpListener {
     }
     json(res, 404, { error: { code: 'GDN_NOT_FOUND', message: `no route ${req.method} ${path}: see docs/owner.md for the routes` } });
   }
+}
+
+/** 400 for a body the untrusted-JSON rule refused: JSON-RPC on /mcp (-32700/-32600), a GDN code on REST. */
+function refuseBody(res: ServerResponse, mcp: boolean, refused: Extract<DecodedJson, { ok: false }>): void {
+  if (mcp) return json(res, 400, { jsonrpc: '2.0', error: { code: refused.code, message: refused.message }, id: null });
+  const err =
+    refused.reason === 'depth'
+      ? new JsonTooDeepError(MAX_JSON_DEPTH)
+      : refused.reason === 'values'
+        ? new JsonTooManyValuesError(MAX_JSON_VALUES)
+        : new InvalidArgumentError(
+          refused.reason === 'utf8'
+            ? 'the request body is not valid UTF-8: send the tool arguments as a UTF-8 JSON object'
+            : 'the request body is not JSON: send the tool arguments as a JSON object',
+        );
+  json(res, 400, { error: { code: err.code, message: err.message } });
 }

@@ -30,7 +30,7 @@ export type Frame =
   /** A JSON document, and the bytes it came from (without the newline). */
   | { ok: true; value: unknown; bytes: Buffer }
   /** A refused line: the JSON-RPC error to answer it with. */
-  | { ok: false; reason: 'utf8' | 'syntax' | 'depth' | 'too-long'; id: RequestId | null; code: number; message: string };
+  | { ok: false; reason: 'utf8' | 'syntax' | 'depth' | 'values' | 'too-long'; id: RequestId | null; code: number; message: string };
 
 export interface LineFramerOptions {
   /** Longest line accepted, in bytes. @default MAX_LINE_BYTES */
@@ -105,7 +105,7 @@ export class LineFramer {
     if (isBlank(bytes)) return;
     const decoded = decodeUntrustedJson(bytes);
     if (decoded.ok) return this.#onFrame({ ok: true, value: decoded.value, bytes });
-    const id = decoded.reason === 'depth' ? findRequestId(bytes) : null;
+    const id = decoded.reason === 'depth' || decoded.reason === 'values' ? findRequestId(bytes) : null;
     this.#onFrame({ ok: false, reason: decoded.reason, id, code: decoded.code, message: decoded.message });
   }
 }
