@@ -75,12 +75,29 @@ test('/healthz answers without a token; everything else needs the right one (401
     assert.equal((await fetch(`${url}/api/brains`)).status, 401);
     const wrong = await fetch(`${url}/api/brains`, { headers: { authorization: `Bearer ${'0'.repeat(64)}` } });
     assert.equal(wrong.status, 401);
-    assert.equal(wrong.headers.get('www-authenticate'), 'Bearer');
+    assert.match(wrong.headers.get('www-authenticate') ?? '', /^Bearer realm="gardener", error="invalid_token", error_description="[^"]*gardener token[^"]*"$/);
+    const none = await fetch(`${url}/api/brains`);
+    assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="gardener"');
     assert.equal((await fetch(`${url}/mcp`, { method: 'POST', body: '{}' })).status, 401);
     assert.equal((await fetch(`${url}/api/tools/seek`, { method: 'POST', body: '{}' })).status, 401);
     const ok = await fetch(`${url}/api/brains`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(ok.status, 200);
     assert.deepEqual(await ok.json(), { brains: [] });
+  });
+});
+
+test('OAuth discovery gets a 404 that says bearer tokens only, with no token needed, so hosts stop looking for OAuth', async () => {
+  await withOwner(async ({ url }) => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp?folder=/x', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/mcp/.well-known/oauth-authorization-server']) {
+      const r = await fetch(`${url}${path}`);
+      assert.equal(r.status, 404, path);
+      const body = (await r.json()) as { error: { code: string; message: string } };
+      assert.equal(body.error.code, 'GDN_NO_OAUTH', path);
+      assert.match(body.error.message, /gardener token/);
+    }
+    const register = await fetch(`${url}/register`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    assert.equal(register.status, 404);
+    assert.equal(((await register.json()) as { error: { code: string } }).error.code, 'GDN_NO_OAUTH');
   });
 });
 

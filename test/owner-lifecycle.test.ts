@@ -164,6 +164,9 @@ test('serve --status and --stop reach the running owner, with --json', async () 
     assert.equal(s.pid, owner.pid);
     assert.equal(s.url, owner.ready.url);
     assert.deepEqual(s.brains, []);
+    assert.deepEqual(s.sessions, { socket: 0, http: 0, rest: 0 });
+    const text = await runCli(['serve', '--status'], ownerEnv(home.dir));
+    assert.match(text.stdout, /^sessions 0 socket, 0 MCP over HTTP, 0 REST$/m);
     const stop = await runCli(['serve', '--stop', '--json'], ownerEnv(home.dir));
     assert.equal(stop.code, 0, stop.stderr);
     assert.deepEqual(JSON.parse(stop.stdout), { stopped: true, pid: owner.pid });

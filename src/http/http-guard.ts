@@ -15,6 +15,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export interface Refusal {
   status: 401 | 403;
+  /** The WWW-Authenticate value of a 401 (RFC 6750: an error only when a token was sent). */
+  challenge?: string;
   message: string;
 }
 
@@ -40,7 +42,11 @@ export function checkRequest(req: IncomingMessage, opts: { token: string; extraH
   const auth = req.headers.authorization ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
   if (!m || !tokenMatches(m[1]!, opts.token)) {
-    return { status: 401, message: 'a bearer token is required: send "Authorization: Bearer <token>" with the token `gardener token` prints' };
+    const message = m
+      ? 'the bearer token is wrong: send "Authorization: Bearer <token>" with the token `gardener token` prints (it changes only if the token file is removed)'
+      : 'a bearer token is required: send "Authorization: Bearer <token>" with the token `gardener token` prints';
+    const challenge = m ? `Bearer realm="gardener", error="invalid_token", error_description="${message.replace(/"/g, "'")}"` : 'Bearer realm="gardener"';
+    return { status: 401, message, challenge };
   }
   return null;
 }

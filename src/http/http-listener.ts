@@ -18,6 +18,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
+import { isOAuthDiscovery, NO_OAUTH_MESSAGE } from './no-oauth.js';
 import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, SMALL_BODY_BYTES, readBody, type ReadBody } from './read-body.js';
 import { DecodeLane } from './decode-lane.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
@@ -115,13 +116,14 @@ export class HttpListener {
     const path = url.pathname;
     const o = this.#options;
     const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host];
-    const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' });
+    const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' && !isOAuthDiscovery(path) });
     if (refusal) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (refusal.status === 401) headers['www-authenticate'] = 'Bearer';
+      if (refusal.status === 401) headers['www-authenticate'] = refusal.challenge!;
       res.writeHead(refusal.status, headers).end(JSON.stringify({ error: { code: refusal.status === 401 ? 'GDN_UNAUTHORIZED' : 'GDN_FORBIDDEN', message: refusal.message } }));
       return;
     }
+    if (isOAuthDiscovery(path)) return json(res, 404, { error: { code: 'GDN_NO_OAUTH', message: NO_OAUTH_MESSAGE } });
     if (req.method === 'GET' && path === '/healthz') {
       return json(res, 200, { ok: true, version: VERSION, uptime_s: Math.round((Date.now() - o.startedAt) / 1000) });
     }

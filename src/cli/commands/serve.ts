@@ -53,6 +53,8 @@ async function control(home: string, op: 'status' | 'stop', json: boolean): Prom
     printLine(`owner pid ${d.reply.pid}, Gardener ${d.reply.gardener}, up ${String(s.uptime_s)} s`);
     printLine(`socket ${String(s.socket)}`);
     printLine(`http   ${String(s.url ?? 'off')}`);
+    const sessions = (s.sessions ?? {}) as { socket?: number; http?: number; rest?: number };
+    printLine(`sessions ${sessions.socket ?? 0} socket, ${sessions.http ?? 0} MCP over HTTP, ${sessions.rest ?? 0} REST`);
     printLine(`brains ${brains.length} open${brains.length ? ': ' + brains.map((b) => `${b.id}${b.armed ? ' (armed)' : ''}`).join(', ') : ''}`);
     return;
   }
