@@ -52,7 +52,7 @@ rmSync(reports, { recursive: true, force: true });
 let status = r.status ?? 1;
 // Node 20's --test-force-exit can end a file before all of its tests ran, without a word (seen
 // on extract-definitions.test.js): every fault test records figures, so a missing one is a failure.
-const EXPECTED = ['burst-20k', 'disk-trouble', 'kill-anywhere', 'mcp-fuzz', 'paths-escape', 'stuck-git-stop', 'stuck-git-half'];
+const EXPECTED = ['burst-20k', 'disk-trouble', 'kill-anywhere', 'mcp-fuzz', 'owner-resume', 'paths-escape', 'stuck-git-stop', 'stuck-git-half'];
 const missing = EXPECTED.filter((n) => files.some((f) => f.includes(n.replace(/-(stop|half)$/, ''))) && !figures[n]);
 if (missing.length > 0) {
   console.error(`run-faults: these tests recorded no figures (did not run to the end): ${missing.join(', ')}`);
