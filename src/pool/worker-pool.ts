@@ -108,16 +108,20 @@ export class WorkerPool {
     if (signal?.aborted) throw new AbortedError(name, { cause: signal.reason });
     const { port1, port2 } = new MessageChannel();
     let answerBound: NodeJS.Timeout | undefined;
+    let onAbort = () => {};
     const cancelled = new Promise<never>((_, reject) => {
-      signal?.addEventListener('abort', () => {
+      onAbort = () => {
         port1.postMessage('abort');
-        answerBound = setTimeout(() => reject(new AbortedError(name, { cause: signal.reason })), ABORT_ANSWER_MS);
-      }, { once: true });
+        answerBound = setTimeout(() => reject(new AbortedError(name, { cause: signal!.reason })), ABORT_ANSWER_MS);
+      };
     });
     cancelled.catch(() => {});
+    // A long-lived signal (a vigil's) sees one task after another: each takes its listener back.
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await Promise.race([this.#run<T, R>(name, DETECT_FILE, fn, task(port2), [port2], undefined, signal), cancelled]);
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       clearTimeout(answerBound);
       port1.close();
     }
