@@ -52,7 +52,7 @@ rmSync(reports, { recursive: true, force: true });
 let status = r.status ?? 1;
 // Node 20's --test-force-exit can end a file before all of its tests ran, without a word (seen
 // on extract-definitions.test.js): every fault test records figures, so a missing one is a failure.
-const EXPECTED = ['burst-20k', 'deep-bodies', 'disk-trouble', 'kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'owner-stall', 'paths-escape', 'session-flood', 'wide-bodies', 'stuck-git-stop', 'stuck-git-half', 'owner-impostor', 'owner-pushed-aside'];
+const EXPECTED = ['burst-20k', 'deep-bodies', 'disk-trouble', 'kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'owner-stall', 'paths-escape', 'session-flood', 'wide-bodies', 'stuck-git-stop', 'stuck-git-half', 'owner-impostor', 'owner-pushed-aside', 'owner-resume'];
 const missing = EXPECTED.filter((n) => files.some((f) => f.includes(n.replace(/-(stop|half|proxy)$/, ''))) && !figures[n]);
 if (missing.length > 0) {
   console.error(`run-faults: these tests recorded no figures (did not run to the end): ${missing.join(', ')}`);

@@ -295,14 +295,14 @@ describe('git detector', () => {
       await assert.rejects(detectGit(request(repo.dir), controller.signal), AbortedError);
     }));
 
-  it('a git that hangs is killed at timeoutMs', async () => {
+  it('a git that hangs is killed at gitTimeoutMs', async () => {
     const temp = await makeTempDir();
     try {
       const fakeGit = `${temp.dir}/git`;
       writeFileSync(fakeGit, '#!/bin/sh\nexec sleep 30\n');
       chmodSync(fakeGit, 0o755);
       const started = performance.now();
-      await assert.rejects(detectGit(request(temp.dir, { gitBinary: fakeGit, timeoutMs: 200 })), GitError);
+      await assert.rejects(detectGit(request(temp.dir, { gitBinary: fakeGit, gitTimeoutMs: 200 })), GitError);
       assert.ok(performance.now() - started < 5_000);
     } finally {
       await temp.cleanup();

@@ -205,7 +205,7 @@ describe('detectChanges: the backend it picks and the requests it refuses', () =
       });
     await refused({ root: 'relative/root' }, 'root');
     await refused({ backend: 'svn' as DetectRequest['backend'] }, 'backend');
-    await refused({ timeoutMs: 0 }, 'timeoutMs');
-    await refused({ timeoutMs: Number.NaN }, 'timeoutMs');
+    await refused({ gitTimeoutMs: 0 }, 'gitTimeoutMs');
+    await refused({ gitTimeoutMs: Number.NaN }, 'gitTimeoutMs');
   });
 });

@@ -3,9 +3,37 @@
  * Everything here crosses a thread boundary by structured clone: plain data only.
  */
 import type { ImportRef, SymbolDef } from '../src/ingest/extract/types.js';
+import type { MessagePort } from 'node:worker_threads';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 
 export type { DetectRequest, DetectResult };
+
+/**
+ * The detect worker's own bound on one task, in ms: its AbortSignal kills every git the task
+ * runs (runGit's abort path) and the task rejects. It sits between the one-git bound
+ * (GIT_COMMAND_TIMEOUT_MS, 30 s: a detection runs a few gits in turn) and the pool's bound on
+ * any task (POOL_TASK_TIMEOUT_MS, 120 s), past which Piscina ends the thread and would orphan a
+ * git child instead of killing it; the gap leaves the killed task time to answer.
+ */
+export const DETECT_TASK_TIMEOUT_MS = 90_000;
+
+/**
+ * A task of the detect worker. `abort` is the caller's cancel, relayed: one message on it and
+ * the worker kills its git and rejects with AbortedError. (A Piscina abort would end the thread
+ * instead, leaving the git running.)
+ */
+export interface DetectTask {
+  request: DetectRequest;
+  abort?: MessagePort;
+}
+
+/** The detect worker's other task: the commit a ref names in a work tree (the `changes` tool's `since`). */
+export interface ResolveCommitTask {
+  root: string;
+  ref: string;
+  gitBinary?: string;
+  abort?: MessagePort;
+}
 
 /** One path waiting in the backlog, with what the map knows of it. */
 export interface BacklogItem {

@@ -27,3 +27,19 @@ export function positiveInt(name: string, value: string): number {
   }
   return n;
 }
+
+/** From this many ms a person reads seconds (`57.4 s`) rather than `57357 ms`. */
+const SECONDS_FROM_MS = 10_000;
+
+/**
+ * A duration for a person: one decimal under 10 ms, whole ms under 10 s, then seconds with one
+ * decimal. Every duration the CLI prints as text goes through here (a float sum printed raw
+ * reads `1179.6999999999998 ms`).
+ */
+export function formatDuration(ms: number): string {
+  const tenths = Math.round(ms * 10) / 10;
+  if (tenths < 10) return `${tenths} ms`;
+  const whole = Math.round(ms);
+  if (whole < SECONDS_FROM_MS) return `${whole} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}

@@ -31,7 +31,7 @@ async function probeWorkTree(req: DetectRequest, signal?: AbortSignal): Promise<
     const out = await runGit(['rev-parse', '--is-inside-work-tree'], {
       cwd: req.root,
       gitBinary: req.gitBinary,
-      timeoutMs: req.timeoutMs,
+      gitTimeoutMs: req.gitTimeoutMs,
       signal,
     });
     const inside = out.code === 0 && out.stdout.toString('latin1').trim() === 'true';
@@ -63,9 +63,9 @@ export function checkDetectRequest(req: DetectRequest): void {
   if (!['auto', 'git', 'stat'].includes(req.backend)) {
     throw new InvalidArgumentError(`request.backend must be 'auto', 'git' or 'stat', got ${JSON.stringify(req.backend)}`);
   }
-  const t = req.timeoutMs;
+  const t = req.gitTimeoutMs;
   if (t !== undefined && !(Number.isFinite(t) && t > 0)) {
-    throw new InvalidArgumentError(`request.timeoutMs must be a positive number of milliseconds, got ${String(t)}`);
+    throw new InvalidArgumentError(`request.gitTimeoutMs must be a positive number of milliseconds, got ${String(t)}`);
   }
 }
 

@@ -51,7 +51,7 @@ function branchOid(out: Buffer): string | null {
 /** Detects changes under `req.root` with git. Throws GitError when git fails, AbortedError on abort. */
 export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promise<DetectResult> {
   if (signal?.aborted) throw new AbortedError('change detection', { cause: signal.reason });
-  const opts: RunGitOptions = { cwd: req.root, gitBinary: req.gitBinary, timeoutMs: req.timeoutMs, signal };
+  const opts: RunGitOptions = { cwd: req.root, gitBinary: req.gitBinary, gitTimeoutMs: req.gitTimeoutMs, signal };
   let gitMs = 0;
   const timed = async <T>(work: Promise<T>): Promise<T> => {
     const started = performance.now();

@@ -8,6 +8,6 @@ export { detectGit } from './git-detector.js';
 export { detectStat } from './stat-walk-detector.js';
 export { SKIP_DIR_NAMES, isSkippedDirName, isSkippedPath, makeSkipFilter, normalizeSkipPrefixes } from './skip-dirs.js';
 export { parseDiffNameStatus, parseLsFiles, parseStatusV2, type GitPathChanges } from './git-status-parser.js';
-export { DEFAULT_GIT_TIMEOUT_MS, runGit } from './run-git.js';
+export { GIT_COMMAND_TIMEOUT_MS, resolveCommit, runGit } from './run-git.js';
 export { gitEnvFrom } from './git-env.js';
 export { GARDENER_IGNORE_FILE, gardenerIgnoreOf, loadGardenerIgnore, type GardenerIgnore } from './gardener-ignore.js';

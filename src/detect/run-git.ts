@@ -11,8 +11,19 @@ import { gitEnvFrom } from './git-env.js';
 import { spawn } from 'node:child_process';
 import { AbortedError, GitError } from '../errors.js';
 
-/** Default bound on one git process: generous for status on a cold cache of a huge repository. */
-export const DEFAULT_GIT_TIMEOUT_MS = 30_000;
+/**
+ * Bound on one git process, in ms: generous for `status` on a cold cache of a huge repository.
+ * Inside a pool task every git is also under the task's own bound (DETECT_TASK_TIMEOUT_MS in
+ * workers/types.ts), which kills it well before the pool would end the thread.
+ */
+export const GIT_COMMAND_TIMEOUT_MS = 30_000;
+
+/**
+ * After a SIGKILL, how long the answer waits for the child's exit (it takes milliseconds), in
+ * ms: a git killed but not yet reaped would stay a zombie in a pool thread that goes idle in
+ * Atomics.wait right after answering, so the answer comes once git is gone (or past this).
+ */
+const REAP_WAIT_MS = 2_000;
 
 /** Stderr kept for error messages; git's useful complaint is always in the first lines. */
 const STDERR_KEEP_BYTES = 4_096;
@@ -22,8 +33,8 @@ export interface RunGitOptions {
   cwd: string;
   /** @default 'git' */
   gitBinary?: string;
-  /** @default DEFAULT_GIT_TIMEOUT_MS */
-  timeoutMs?: number;
+  /** Bound on this git process, in ms. @default GIT_COMMAND_TIMEOUT_MS */
+  gitTimeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -48,10 +59,10 @@ export function isGitMissing(err: unknown): boolean {
 /**
  * Runs `git -C cwd -c core.quotePath=false ...args`. Resolves with the exit code whatever it
  * is; rejects with GitError when git cannot start (cause: the spawn error, see isGitMissing)
- * or outlives `timeoutMs`, and with AbortedError when `signal` aborts.
+ * or outlives `gitTimeoutMs`, and with AbortedError when `signal` aborts.
  */
 export function runGit(args: readonly string[], options: RunGitOptions): Promise<GitOutput> {
-  const { cwd, gitBinary = 'git', timeoutMs = DEFAULT_GIT_TIMEOUT_MS, signal } = options;
+  const { cwd, gitBinary = 'git', gitTimeoutMs = GIT_COMMAND_TIMEOUT_MS, signal } = options;
   const what = `git ${args[0] ?? ''}`.trim();
   return new Promise<GitOutput>((resolve, reject) => {
     if (signal?.aborted) {
@@ -62,12 +73,28 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
     const stdout: Buffer[] = [];
     let stderr = '';
     let settled = false;
+    let exited = false;
+    let killing = false;
     const finish = (fn: () => void): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       fn();
+    };
+    /** Kills git and settles with `fn` once it has exited (reaped), or past REAP_WAIT_MS. */
+    const killThen = (fn: () => void): void => {
+      if (settled) return;
+      killing = true;
+      kill();
+      if (exited) return finish(fn);
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      const bound = setTimeout(() => finish(fn), REAP_WAIT_MS);
+      child.once('exit', () => {
+        clearTimeout(bound);
+        finish(fn);
+      });
     };
     let child: ReturnType<typeof spawn>;
     try {
@@ -88,10 +115,9 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
       }
     };
     const onAbort = (): void => {
-      kill();
       // A signal that timed out (the detection's own bound) is a slow git, not a cancel: say so.
       const timedOut = (signal?.reason as Error | undefined)?.name === 'TimeoutError';
-      finish(() =>
+      killThen(() =>
         reject(
           timedOut
             ? new GitError(`${what} did not finish within the detection's time bound in ${cwd}`, { cause: signal?.reason })
@@ -100,9 +126,8 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
       );
     };
     const timer = setTimeout(() => {
-      kill();
-      finish(() => reject(new GitError(`${what} did not finish within ${timeoutMs} ms in ${cwd}`)));
-    }, timeoutMs);
+      killThen(() => reject(new GitError(`${what} did not finish within ${gitTimeoutMs} ms in ${cwd}`)));
+    }, gitTimeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -112,7 +137,9 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
       kill();
       finish(() => reject(new GitError(`cannot run ${gitBinary}: ${cause.message}`, { cause })));
     });
+    child.once('exit', () => (exited = true));
     child.on('close', (code, sig) => {
+      if (killing) return; // settled by killThen, with the reason it killed
       finish(() =>
         resolve({
           code: code ?? (sig ? 128 : 1),
@@ -132,4 +159,13 @@ export async function runGitOk(args: readonly string[], options: RunGitOptions):
     throw new GitError(`git ${args.join(' ')} exited with ${out.code} in ${options.cwd}: ${out.stderr.trim()}`);
   }
   return out;
+}
+
+/**
+ * The commit `ref` names in the work tree at `cwd` (`rev-parse --verify <ref>^{commit}`), or
+ * null when it names none. What the `changes` tool's `since` needs, run in the detect worker.
+ */
+export async function resolveCommit(ref: string, options: RunGitOptions): Promise<string | null> {
+  const out = await runGit(['rev-parse', '--verify', '-q', `${ref}^{commit}`], options);
+  return out.code === 0 ? out.stdout.toString('utf8').trim() : null;
 }

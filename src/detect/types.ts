@@ -33,8 +33,8 @@ export interface DetectRequest {
   knownWorkTree?: boolean;
   /** The git executable, a name looked up on PATH or an absolute path. @default 'git' */
   gitBinary?: string;
-  /** Bound on each git process, in milliseconds. @default 30_000 */
-  timeoutMs?: number;
+  /** Bound on each git process, in ms. @default GIT_COMMAND_TIMEOUT_MS (run-git.ts) */
+  gitTimeoutMs?: number;
   /**
    * The `.gardenerignore` fingerprint the map last saw (DetectResult.ignoreFingerprint); when
    * the root's rules now differ, the detection is an inventory, so newly ignored paths leave

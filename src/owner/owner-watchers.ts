@@ -1,9 +1,11 @@
 /**
  * The owner's live watchers: one BrainWatcher for every armed brain this home knows, whether
  * or not the brain is open in the LRU (an armed brain stays watched after eviction; its next
- * event re-opens it). Subscribing is the whole resume: at start the registry is read and every
- * armed brain subscribed, with no scan before the listeners are up (the first burst, poll or
- * safety-net tick does the detection).
+ * event re-opens it). At start the registry is read and every armed brain subscribed, with no
+ * scan before the listeners are up; then each brain it starts watching gets one resume tick
+ * (resume-queue.ts): one brain at a time, brains with saved work (a backlog, a tick lease a
+ * crash left) first, so what a killed owner left is finished and what changed while no owner
+ * ran is detected without waiting for an event.
  *
  * Arming reaches it two ways: `daemon_start`/`daemon_stop` through any of the owner's
  * sessions (at once), and a re-read of the registry every ARMED_RESCAN_MS (arming done by
@@ -12,10 +14,11 @@
  */
 import type { Brain, Brains } from '../brain/index.js';
 import { brainFile } from '../brain/index.js';
-import { openStore, readVigil } from '../store/index.js';
+import { countBacklog, openStore, readVigil, type Database } from '../store/index.js';
 import type { Vigils } from '../vigil/index.js';
 import { BrainWatcher, ChildWatchBackend, type BrainWatcherOptions, type WatchBackend, type WatchTimers } from '../watch/index.js';
 import type { Logger } from './log.js';
+import { ResumeQueue } from './resume-queue.js';
 
 /** Arming done by another process is noticed within this, in ms (a registry read + one row per brain). */
 export const ARMED_RESCAN_MS = 30_000;
@@ -38,11 +41,13 @@ export class OwnerWatchers {
   readonly #o: OwnerWatchersOptions;
   readonly #backend: WatchBackend | Error;
   readonly #watching = new Map<string, BrainWatcher>();
+  readonly #resume: ResumeQueue;
   #rescanTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(options: OwnerWatchersOptions) {
     this.#o = options;
+    this.#resume = new ResumeQueue((id, err) => options.log.warn('resume tick failed', { brain: id, error: err.message }));
     this.#backend = options.backend ?? new ChildWatchBackend({ log: (line) => options.log.warn(line) });
   }
 
@@ -54,15 +59,25 @@ export class OwnerWatchers {
     this.#rescanTimer.unref();
   }
 
-  /** Watches the armed brains the registry names and stops watching the others. */
+  /**
+   * Watches the armed brains the registry names (brains with saved work first, so their resume
+   * ticks come first) and stops watching the others.
+   */
   async rescan(): Promise<void> {
     const entries = this.#o.brains.registry().list();
-    const armed = new Set<string>();
+    const armed = new Map<string, { roots: readonly string[]; pending: boolean }>();
     for (const entry of entries) {
-      if (this.#isArmed(entry.id)) armed.add(entry.id);
+      const state = this.#stateOf(entry.id);
+      if (state.armed) armed.set(entry.id, { roots: entry.roots, pending: state.pending });
     }
-    for (const entry of entries) if (armed.has(entry.id)) await this.watch(entry.id, entry.roots);
+    const order = [...armed].sort(([, a], [, b]) => Number(b.pending) - Number(a.pending));
+    for (const [id, { roots, pending }] of order) await this.watch(id, roots, { pending });
     for (const id of [...this.#watching.keys()]) if (!armed.has(id)) await this.unwatch(id);
+  }
+
+  /** Resolves when no resume tick is running or waiting (tests, and the fault suite's owner). */
+  resumed(): Promise<void> {
+    return this.#resume.idle();
   }
 
   /** `native` / `poll(5s)` while this owner watches the brain, `none` otherwise. */
@@ -84,16 +99,21 @@ export class OwnerWatchers {
     }
   }
 
-  async watch(id: string, roots: readonly string[]): Promise<void> {
+  /**
+   * Starts watching a brain: subscribes its roots, then queues its resume tick (`pending`: it
+   * has saved work, so it goes before brains that only need a detection).
+   */
+  async watch(id: string, roots: readonly string[], { pending = false }: { pending?: boolean } = {}): Promise<void> {
     if (this.#closed || this.#watching.has(id)) return;
     const { brains, vigils, log } = this.#o;
+    // Re-opened through the LRU at each tick: an evicted brain comes back on its next event.
+    const requestTick = () => vigils.get(brains.open(id, roots)).request();
     const watcher = new BrainWatcher({
       ...this.#o.watcher,
       roots,
       backend: this.#backend,
       timers: this.#o.timers,
-      // Re-opened through the LRU at each tick: an evicted brain comes back on its next event.
-      requestTick: () => vigils.get(brains.open(id, roots)).request(),
+      requestTick,
       alert: (code, message, path) => {
         log.warn(message, { brain: id, alert: code });
         void brains.open(id, roots).writer.recordAlert({ code, message, path }, Date.now()).catch((err: Error) => log.warn('alert not recorded', { brain: id, error: err.message }));
@@ -103,13 +123,25 @@ export class OwnerWatchers {
     this.#watching.set(id, watcher);
     watcher.on('ticked', (reason: string) => log.debug('watch tick', { brain: id, reason }));
     await watcher.start();
-    log.info('watching', { brain: id, roots, watch_backend: watcher.backend });
+    // After the subscription: whatever changes during the resume tick is an event for the next.
+    if (this.#watching.get(id) === watcher) {
+      this.#resume.add(id, pending, async () => {
+        if (this.#watching.get(id) !== watcher) return;
+        const outcome = await requestTick();
+        if (outcome.ok) {
+          const r = outcome.report;
+          log.info('resumed', { brain: id, detected: r.detected, drained: r.drained, backlog_left: r.backlogLeft, ...(r.busyOwnerPid ? { busy_owner_pid: r.busyOwnerPid } : {}) });
+        } else log.warn('resume tick failed', { brain: id, error: outcome.error.message });
+      });
+    }
+    log.info('watching', { brain: id, roots, watch_backend: watcher.backend, resume: pending ? 'saved work' : 'detection' });
   }
 
   async unwatch(id: string): Promise<void> {
     const watcher = this.#watching.get(id);
     if (!watcher) return;
     this.#watching.delete(id);
+    this.#resume.drop(id);
     await watcher.close();
     this.#o.log.info('not watching', { brain: id });
   }
@@ -117,23 +149,29 @@ export class OwnerWatchers {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#rescanTimer);
+    await this.#resume.close();
     await Promise.allSettled([...this.#watching.keys()].map((id) => this.unwatch(id)));
     if (this.#backend instanceof ChildWatchBackend) await this.#backend.close();
   }
 
-  #isArmed(id: string): boolean {
+  /** Whether a brain is armed, and whether it has saved work (a backlog, a tick lease left set). */
+  #stateOf(id: string): { armed: boolean; pending: boolean } {
+    const read = (db: Database) => {
+      const v = readVigil(db);
+      return { armed: v.armed, pending: v.armed && (v.tickInFlight || countBacklog(db) > 0) };
+    };
     const open = this.#o.brains.openBrains().find((b) => b.id === id);
     try {
-      if (open) return readVigil(open.reader).armed;
+      if (open) return read(open.reader);
       const db = openStore(brainFile(this.#o.home, id), { readonly: true });
       try {
-        return readVigil(db).armed;
+        return read(db);
       } finally {
         db.close();
       }
     } catch {
       // A brain whose store is missing or unreadable is not watched; its own calls say why.
-      return false;
+      return { armed: false, pending: false };
     }
   }
 }

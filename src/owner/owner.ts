@@ -264,7 +264,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     stop = (reason) => o.requestStop(reason);
     if (options.processHooks ?? true) owner.hookProcess();
     log.info('ready', { pid: info.pid, version: VERSION, socket: info.socket, url: info.url, home: paths.home });
-    // After the listeners: subscribing the armed brains is the whole resume (no scan first).
+    // After the listeners: subscribe the armed brains, then one resume tick each, in turn (owner-watchers.ts).
     void brains.watchers.start().catch((err) => log.warn('watchers did not start', { error: (err as Error).message }));
     return { started: true, owner };
   } catch (err) {

@@ -2,20 +2,33 @@
  * The Piscina pool for stateless heavy work: detection (git, stat walk) and hash+extract
  * batches. One pool serves both task files, so idle cost is a couple of threads at most.
  *
- * Every run has a bound (a timeout joined to the caller's signal). Piscina rejects a task
- * whose worker throws or exits and replaces the worker, so the pool recovers by itself; we
- * only translate its errors into Gardener's typed ones.
+ * Every run has a bound (POOL_TASK_TIMEOUT_MS) and an abort path. Piscina rejects a task whose
+ * worker throws or exits and replaces the worker, so the pool recovers by itself; we only
+ * translate its errors into Gardener's typed ones. Piscina's abort ends the worker's thread:
+ * right for a hash batch (no child process), wrong for a detect task, whose git would outlive
+ * the thread. So a detect task's cancel is relayed to the worker on a MessagePort and the
+ * worker kills its git and answers; its gits are bounded inside the worker, below this bound.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
-import type { DetectRequest, DetectResult, HashExtractOutput, HashExtractTask } from '../../workers/types.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type ResolveCommitTask } from '../../workers/types.js';
 
-/** Bound on one detection, in ms: git on a huge repo is seconds, never minutes. */
-export const DETECT_TIMEOUT_MS = 120_000;
-/** Bound on one hash+extract batch of `max_files` files, in ms. */
-export const BATCH_TIMEOUT_MS = 120_000;
+/**
+ * Bound on any pool task, in ms (a detection, a hash+extract batch of `max_files` files): each
+ * takes seconds on a huge repository, never minutes. Past it Piscina ends the worker's thread,
+ * so a detect task bounds its own gits well inside it (DETECT_TASK_TIMEOUT_MS).
+ */
+export const POOL_TASK_TIMEOUT_MS = 120_000;
+/**
+ * After a cancel, how long a detect task has to kill its git and answer, in ms (it takes
+ * milliseconds); past it the call is answered anyway and the task stays under its bounds.
+ */
+export const ABORT_ANSWER_MS = 5_000;
+export { DETECT_TASK_TIMEOUT_MS };
 /**
  * Pool threads: one core is left to the store writer and the main thread. The writer is the
  * drain's critical path; a second pool thread on a 2-core machine only takes CPU from it
@@ -52,12 +65,18 @@ export class WorkerPool {
     this.maxThreads = n;
   }
 
-  detect(req: DetectRequest, signal?: AbortSignal): Promise<DetectResult> {
-    return this.#run('detect', DETECT_FILE, { ...req, timeoutMs: req.timeoutMs ?? DETECT_TIMEOUT_MS }, DETECT_TIMEOUT_MS, signal);
+  /** Detects the changes of one root; `signal` kills its git (in the worker) and rejects with AbortedError. */
+  detect(request: DetectRequest, signal?: AbortSignal): Promise<DetectResult> {
+    return this.#runCancellable<DetectTask, DetectResult>('detect', 'default', (abort) => ({ request, abort }), signal);
+  }
+
+  /** The commit `ref` names in the work tree `root`, or null; its git runs in the pool, under `signal`. */
+  resolveCommit(root: string, ref: string, signal?: AbortSignal): Promise<string | null> {
+    return this.#runCancellable<ResolveCommitTask, string | null>('detect', 'resolveCommit', (abort) => ({ root, ref, abort }), signal);
   }
 
   hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
-    return this.#run('hash-extract', HASH_FILE, task, BATCH_TIMEOUT_MS, signal);
+    return this.#run('hash-extract', HASH_FILE, 'default', task, [], signal);
   }
 
   /** Starts the threads now, so a measurement does not include their start-up. */
@@ -81,14 +100,45 @@ export class WorkerPool {
     return this.#pool;
   }
 
-  async #run<T, R>(name: string, filename: string, task: T, timeoutMs: number, signal?: AbortSignal): Promise<R> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const joined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  /**
+   * Runs a detect-worker task whose cancel goes to the worker on a MessagePort (it kills its
+   * git), never to Piscina (which would end the thread and leave the git running).
+   */
+  async #runCancellable<T, R>(name: string, fn: string, task: (abort: MessagePort) => T, signal?: AbortSignal): Promise<R> {
+    if (signal?.aborted) throw new AbortedError(name, { cause: signal.reason });
+    const { port1, port2 } = new MessageChannel();
+    let answerBound: NodeJS.Timeout | undefined;
+    let onAbort = () => {};
+    const cancelled = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        port1.postMessage('abort');
+        answerBound = setTimeout(() => reject(new AbortedError(name, { cause: signal!.reason })), ABORT_ANSWER_MS);
+      };
+    });
+    cancelled.catch(() => {});
+    // A long-lived signal (a vigil's) sees one task after another: each takes its listener back.
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return (await this.#ensure().run(task, { filename, signal: joined })) as R;
+      return await Promise.race([this.#run<T, R>(name, DETECT_FILE, fn, task(port2), [port2], undefined, signal), cancelled]);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      clearTimeout(answerBound);
+      port1.close();
+    }
+  }
+
+  /**
+   * One task under POOL_TASK_TIMEOUT_MS. `abortSignal` goes to Piscina (ends the thread);
+   * `cancelledBy` only names a cancel the task itself answered (its rejection is an AbortedError).
+   */
+  async #run<T, R>(name: string, filename: string, fn: string, task: T, transferList: MessagePort[], abortSignal?: AbortSignal, cancelledBy: AbortSignal | undefined = abortSignal): Promise<R> {
+    const timeout = AbortSignal.timeout(POOL_TASK_TIMEOUT_MS);
+    const joined = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
+    try {
+      return (await this.#ensure().run(task, { filename, name: fn, signal: joined, transferList })) as R;
     } catch (err) {
-      if (signal?.aborted) throw new AbortedError(name, { cause: err });
-      if (timeout.aborted) throw new WorkerTimeoutError(name, 'run', timeoutMs);
+      if (cancelledBy?.aborted) throw new AbortedError(name, { cause: err });
+      if (timeout.aborted) throw new WorkerTimeoutError(name, 'run', POOL_TASK_TIMEOUT_MS);
       if (err instanceof Error && /terminated|exited|worker/i.test(err.message) && !(err as { code?: string }).code?.startsWith('GDN_')) {
         throw new WorkerCrashedError(name, { cause: err });
       }

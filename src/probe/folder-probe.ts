@@ -25,8 +25,12 @@ import { AbortedError, InvalidArgumentError } from '../errors.js';
 import { gitEnvFrom } from '../detect/index.js';
 import { launchGitWorkTree, type GitWorkTreeOutcome } from './git-work-tree.js';
 
-/** Bound on one git launch: rev-parse answers in milliseconds; 5 s is a git that hangs. */
-export const DEFAULT_GIT_TIMEOUT_MS = 5_000;
+/**
+ * Bound on the probe's one git launch, in ms: rev-parse answers in milliseconds, so 5 s is a
+ * git that hangs (its failure is cached for the TTL). Shorter than GIT_COMMAND_TIMEOUT_MS
+ * because a session's late verbs wait on this answer, not on a detection.
+ */
+export const PROBE_GIT_TIMEOUT_MS = 5_000;
 
 /** How long a failing or hanging git is believed before it is launched again. */
 export const DEFAULT_FAILURE_TTL_MS = 30_000;
@@ -102,7 +106,7 @@ function checkOptions(options: FolderProbeOptions): Settings {
   }
   const {
     gitBinary = 'git',
-    gitTimeoutMs = DEFAULT_GIT_TIMEOUT_MS,
+    gitTimeoutMs = PROBE_GIT_TIMEOUT_MS,
     failureTtlMs = DEFAULT_FAILURE_TTL_MS,
     now = Date.now,
     resolveBrain = async () => null,
@@ -223,7 +227,7 @@ export class FolderProbe {
     const { signal } = controller;
 
     this.#launches++;
-    const launch = launchGitWorkTree(key, { gitBinary, timeoutMs: gitTimeoutMs, env, signal });
+    const launch = launchGitWorkTree(key, { gitBinary, gitTimeoutMs, env, signal });
     this.#children.add(launch.exited);
     void launch.exited.then(() => this.#children.delete(launch.exited));
 

@@ -29,7 +29,8 @@ export type GitWorkTreeOutcome =
 
 export interface GitWorkTreeOptions {
   gitBinary: string;
-  timeoutMs: number;
+  /** Bound on the git launch, in ms (PROBE_GIT_TIMEOUT_MS by default, from the probe). */
+  gitTimeoutMs: number;
   /** The environment git runs with, already passed through gitEnvFrom. */
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
@@ -77,10 +78,10 @@ function terminate(child: ChildProcess, exited: Promise<void>): void {
 
 /**
  * Starts one git launch. It never throws: a git that cannot start is a `failure` outcome.
- * The child is killed when `signal` aborts or when it outlives `timeoutMs`.
+ * The child is killed when `signal` aborts or when it outlives `gitTimeoutMs`.
  */
 export function launchGitWorkTree(folder: string, options: GitWorkTreeOptions): GitWorkTreeLaunch {
-  const { gitBinary, timeoutMs, env, signal } = options;
+  const { gitBinary, gitTimeoutMs, env, signal } = options;
   let markExited!: () => void;
   const exited = new Promise<void>((resolve) => (markExited = resolve));
 
@@ -106,8 +107,8 @@ export function launchGitWorkTree(folder: string, options: GitWorkTreeOptions): 
     };
     const timer = setTimeout(() => {
       stop();
-      settle(() => resolve({ kind: 'failure', error: `git rev-parse did not answer within ${timeoutMs} ms in ${folder}` }));
-    }, timeoutMs);
+      settle(() => resolve({ kind: 'failure', error: `git rev-parse did not answer within ${gitTimeoutMs} ms in ${folder}` }));
+    }, gitTimeoutMs);
 
     try {
       child = spawn(gitBinary, ['-C', folder, ...REV_PARSE_ARGS], {

@@ -5,7 +5,7 @@
 export {
   FolderProbe,
   DEFAULT_FAILURE_TTL_MS,
-  DEFAULT_GIT_TIMEOUT_MS,
+  PROBE_GIT_TIMEOUT_MS,
   type BrainResolution,
   type FolderProbeOptions,
   type ProbeAnswer,

@@ -9,6 +9,7 @@
  */
 import { InvalidArgumentError, StoreCorruptError, StoreTooNewError } from '../errors.js';
 import { openFailure } from './open-failure.js';
+import { makeStoreFilesPrivate } from './private-files.js';
 import { openDatabase, type Database } from './sqlite-adapter.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -52,6 +53,7 @@ class NeedsMigration extends Error {}
 function openVerified(file: string, readonly: boolean, options: OpenStoreOptions): Database {
   let db: Database;
   try {
+    makeStoreFilesPrivate(file, !readonly);
     db = openDatabase(file, { readonly, busyTimeoutMs: options.busyTimeoutMs });
   } catch (err) {
     throw openFailure(file, err);

@@ -7,9 +7,8 @@ import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import { READ_ONLY } from './answer-schemas.js';
 import { InvalidArgumentError } from '../errors.js';
-import { listRoots, readVigil, countBacklog, pendingAmong, type VigilState } from '../store/index.js';
+import { listRoots, readVigil, countBacklog, compareWithMap, type VigilState } from '../store/index.js';
 import type { Brain } from '../brain/index.js';
-import { runGit } from '../detect/index.js';
 import { freshnessOf } from './freshness.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -85,32 +84,24 @@ export const changesTool = defineTool({
   traffic: 'tick',
   late: 'git',
   input: z.object({ since: z.string().min(1).max(200).regex(/^[\w./@^~{}][\w./@^~{}-]*$/, 'since must be a git ref or commit').optional() }).strict(),
-  handler: async ({ since }, { session }) => {
+  // Thin on purpose: every git runs in the pool's detect worker under the call's signal (a
+  // cancel kills it), and the comparison with the map is the store's (store/changes.ts).
+  handler: async ({ since }, { session, signal }) => {
     const brain = session.requireBrain();
     const out: { root: string; path: string; deleted: boolean; pending: boolean }[] = [];
     let total = 0;
     for (const root of listRoots(brain.reader)) {
       if (root.backend === 'stat') continue;
-      const sinceRef = since ? await resolveRef(root.path, since) : root.sinceRef;
-      const detected = await brain.pool.detect({ root: root.path, backend: 'git', sinceRef, recheck: root.dirty, skip: brain.skipFor(root.path) });
-      const inBacklog = pendingAmong(brain.reader, root.id, detected.entries.map((e) => e.path));
-      const mapped = brain.reader.prepare('SELECT size, mtime_ms FROM files WHERE root_id = ? AND path = ?');
-      for (const e of detected.entries) {
-        const row = mapped.get<{ size: number; mtime_ms: number }>(root.id, e.path);
-        // Pending: queued, or the file on disk is not what the map holds.
-        const pending = inBacklog.has(e.path) || (e.deleted ? row !== undefined : !row || row.size !== e.size || row.mtime_ms !== e.mtimeMs);
+      const sinceRef = since ? await brain.pool.resolveCommit(root.path, since, signal) : root.sinceRef;
+      if (sinceRef === null && since) throw new InvalidArgumentError(`since: "${since}" is not a commit in ${root.path}`);
+      const detected = await brain.pool.detect({ root: root.path, backend: 'git', sinceRef, recheck: root.dirty, skip: brain.skipFor(root.path) }, signal);
+      for (const c of compareWithMap(brain.reader, root.id, detected.entries)) {
         // Without `since`, only what moved after the last tick counts as a change.
-        if (!since && !pending) continue;
+        if (!since && !c.pending) continue;
         total++;
-        if (out.length < MAX_CHANGES_LISTED) out.push({ root: root.path, path: e.path, deleted: e.deleted, pending });
+        if (out.length < MAX_CHANGES_LISTED) out.push({ root: root.path, ...c });
       }
     }
     return { since: since ?? 'the last tick', total, changes: out, freshness: freshnessOf(brain, out.filter((c) => c.pending).map((c) => c.path)) };
   },
 });
-
-async function resolveRef(root: string, ref: string): Promise<string> {
-  const r = await runGit(['rev-parse', '--verify', '-q', `${ref}^{commit}`], { cwd: root });
-  if (r.code !== 0) throw new InvalidArgumentError(`since: "${ref}" is not a commit in ${root}`);
-  return r.stdout.toString('utf8').trim();
-}

@@ -13,7 +13,7 @@ import { textBuffers, type FileResult, type HashExtractOutput } from '../../work
 import { moved } from '../pool/index.js';
 import { AbortedError } from '../errors.js';
 import { AUTO_RECONCILE_QUIET_WINDOW_MS } from '../skeleton/index.js';
-import { DEFAULT_GIT_TIMEOUT_MS } from '../detect/index.js';
+import { GIT_COMMAND_TIMEOUT_MS } from '../detect/index.js';
 
 /** Files per drain batch: small enough to commit in a few ms, large enough to amortise a call. */
 export const DEFAULT_MAX_FILES = 32;
@@ -36,8 +36,9 @@ export interface TickOptions {
   collectChanges?: boolean;
   /**
    * Bound on each git process detection runs, in ms: a git that is stopped, or hangs half-way
-   * through its answer, is killed then and the tick fails (the vigil records an alert).
-   * @default DEFAULT_GIT_TIMEOUT_MS
+   * through its answer, is killed then and the tick fails (the vigil records an alert). The
+   * detect task's own bound (DETECT_TASK_TIMEOUT_MS) caps the whole detection anyway.
+   * @default GIT_COMMAND_TIMEOUT_MS
    */
   gitTimeoutMs?: number;
   /** Wall clock, injectable for tests. @default Date.now */
@@ -91,13 +92,11 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
           skip: brain.skipFor(root.path),
           inventory: options.inventory ?? false,
           ignoreFingerprint: root.ignoreFingerprint,
-          // Per git process, and well inside the pool's own bound on the task (whose abort
-          // would end the thread and orphan the git child instead of killing it).
-          timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+          gitTimeoutMs: options.gitTimeoutMs ?? GIT_COMMAND_TIMEOUT_MS,
         },
-        // No abort signal here on purpose: aborting a Piscina task ends its thread, which
-        // would orphan the git child it spawned. Detection is bounded by its own git timeout;
-        // the signal is checked right after it.
+        // The pool relays this signal to the detect worker, which kills its git (a Piscina
+        // abort would end the thread and orphan the git instead): a closing owner stops here.
+        options.signal,
       );
       const pushed = await writer.pushChanges(root.id, detected, now());
       report.detected += pushed.queued;

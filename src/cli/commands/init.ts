@@ -1,6 +1,6 @@
 /** `gardener init [dir]`: create or refresh the brain for a folder and ingest it fully. */
-import { runTick } from '../../vigil/index.js';
-import { positiveInt, printJson, printLine } from '../output.js';
+import { runTick, type TickReport } from '../../vigil/index.js';
+import { formatDuration, positiveInt, printJson, printLine } from '../output.js';
 import { progressBar } from '../progress.js';
 import { withBrains } from './with-brains.js';
 
@@ -24,10 +24,16 @@ export async function init(dir: string, opts: { json?: boolean; maxFiles: string
     };
     if (opts.json) return printJson(out);
     printLine(`${created ? 'created' : 'refreshed'} brain ${brain.id} for ${root}`);
-    printLine(`  ingested ${report.drained} paths in ${report.batches} batches (${out.detect_ms + out.drain_ms} ms, ${report.backend} backend)`);
+    printLine(ingestedLine(report));
     printLine(`  store: ${brain.file}`);
     if (report.busyOwnerPid) printLine(`  another process (${report.busyOwnerPid}) is ticking this brain; it will finish the work`);
   });
 }
 
+/** A duration field of `--json` output, in ms: one decimal (text goes through formatDuration). */
 export const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** What `init` says of the ingest, for a person. */
+export function ingestedLine(report: Pick<TickReport, 'drained' | 'batches' | 'detectMs' | 'drainMs' | 'backend'>): string {
+  return `  ingested ${report.drained} paths in ${report.batches} batches (${formatDuration(report.detectMs + report.drainMs)}, ${report.backend} backend)`;
+}

@@ -1,6 +1,7 @@
 /** `gardener tick [dir]`: one tick now. A failed tick is recorded as an alert and reported. */
 import { Vigil } from '../../vigil/index.js';
-import { positiveInt, printJson, printLine } from '../output.js';
+import { formatDuration, positiveInt, printJson, printLine } from '../output.js';
+import type { TickReport } from '../../vigil/index.js';
 import { round } from './init.js';
 import { withBrains } from './with-brains.js';
 
@@ -28,6 +29,11 @@ export async function tick(dir: string, opts: { json?: boolean; maxFiles: string
     };
     if (opts.json) return printJson(out);
     if (r.busyOwnerPid) return printLine(`another process (${r.busyOwnerPid}) is ticking this brain; nothing done`);
-    printLine(`detected ${r.detected}, drained ${r.drained} in ${r.batches} batches; detect ${out.detect_ms} ms, drain ${out.drain_ms} ms; backlog ${r.backlogLeft}`);
+    printLine(tickLine(r));
   });
+}
+
+/** What `tick` says of a tick, for a person. */
+export function tickLine(r: Pick<TickReport, 'detected' | 'drained' | 'batches' | 'detectMs' | 'drainMs' | 'backlogLeft'>): string {
+  return `detected ${r.detected}, drained ${r.drained} in ${r.batches} batches; detect ${formatDuration(r.detectMs)}, drain ${formatDuration(r.drainMs)}; backlog ${r.backlogLeft}`;
 }
