@@ -76,7 +76,7 @@ if (writeDoc) {
 process.exit(status);
 
 function renderDoc(f, run) {
-  const need = ['kill-anywhere', 'mcp-fuzz', 'paths-escape', 'stuck-git-stop', 'stuck-git-half', 'burst-20k'];
+  const need = ['kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'paths-escape', 'stuck-git-stop', 'stuck-git-half', 'burst-20k', 'owner-impostor', 'owner-pushed-aside', 'owner-resume', 'owner-stall', 'deep-bodies', 'wide-bodies', 'session-flood'];
   for (const n of need) if (!f[n]) throw new Error(`run-faults: no figures from ${n}`);
   const k = f['kill-anywhere'];
   const z = f['mcp-fuzz'];
@@ -85,6 +85,15 @@ function renderDoc(f, run) {
   const d = f['disk-trouble'];
   const gitStop = f['stuck-git-stop'];
   const gitHalf = f['stuck-git-half'];
+  const zp = f['mcp-fuzz-proxy'];
+  const imp = f['owner-impostor'];
+  const aside = f['owner-pushed-aside'];
+  const resume = f['owner-resume'];
+  const stall = f['owner-stall'];
+  const deep = f['deep-bodies'];
+  const wide = f['wide-bodies'];
+  const flood = f['session-flood'];
+  const yes = (v) => (v ? 'yes' : '**no**');
   const git = spawnSync('git', ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^git version /, '');
   const cpus = spawnSync('nproc', { encoding: 'utf8' }).stdout.trim();
   const phases = Object.entries(k.by_phase).map(([ph, n]) => `${ph} ${n}`).join(', ');
@@ -108,6 +117,7 @@ function renderDoc(f, run) {
     '| --- | --: | --- |',
     `| kill -9 of a process ingesting and draining | ${k.kill_points} kill points (${k.killed} landed) | after each, one more tick: empty backlog, all ${k.burst_files} burst files mapped with their new content, no duplicated rows, \`integrity_check\` ok |`,
     `| fuzzed JSON-RPC on stdio | ${z.fuzz_cases} cases (${z.tool_cases} wrong-argument tool calls), each followed by a ping | ${z.errors} answered with an error, the rest answered normally; every ping answered; **${z.crashes} crashes**; peak RSS ${z.peak_rss_mb} MB |`,
+    `| the same fuzz through \`gardener mcp\` proxying to an owner | ${zp.fuzz_cases} cases, each followed by a ping | ${zp.errors} answered with an error; every ping answered; **${zp.crashes} crashes**; proxy peak RSS ${zp.peak_rss_mb} MB, owner ${zp.owner_peak_rss_mb} MB |`,
     `| paths that escape the root | ${p.cases} tool calls | ${p.refused} refused, the FIFO outside the root never opened |`,
     `| git SIGSTOPped mid-status | 1 tick | ended in ${gitStop.tick_ms} ms (git bound set to ${gitStop.git_timeout_ms} ms; default 30 s) with an alert, ${gitStop.left_behind} git left behind, next tick drained ${gitStop.next_tick_drained} |`,
     `| git that writes half its output and hangs | 1 tick | ended in ${gitHalf.tick_ms} ms (git bound set to ${gitHalf.git_timeout_ms} ms; default 30 s) with an alert, ${gitHalf.left_behind} git left behind, next tick drained ${gitHalf.next_tick_drained} |`,
@@ -115,6 +125,27 @@ function renderDoc(f, run) {
       ? `| brain folder on a full disk (${d.disk === 'tmpfs' ? `a tmpfs of ${d.tmpfs_kib / 1024} MB` : 'SQLITE_FULL injected into the writer: no tmpfs mount allowed'}), then read-only | ${d.full.length + 1} ticks | ${d.full.map((x) => `full at the ${x.failed_at}: "${x.error}"${x.alert_recorded ? ' with an alert' : ' (no room for the alert: logged)'}, ${x.committed_before_full} files committed before, ${x.queued_at_full} still queued, ${x.drained_after} drained once space returned`).join('; ')}; read-only: "${d.read_only.error}" (${d.read_only.code}${d.read_only.alert_recorded ? ', alert' : d.read_only.alert_recorded_late ? ', alert recorded by the same process once the store could take it' : ', logged: the store takes no alert'}), map and backlog unchanged, work resumed |`
       : '| brain folder on a full disk, then read-only | not run | |',
     `| a ${b.files.toLocaleString('en-US')}-file checkout | 1 tick | drained completely in ${(b.tick_ms / 1000).toFixed(1)} s (${b.batches} batches); **peak RSS ${b.peak_rss_mb} MB** (bound ${b.bound_mb} MB; the same process ticking nothing: ${b.idle_tick_peak_rss_mb} MB) |`,
+    '',
+    '## Attacks on the owner (another local user, a hostile client)',
+    '',
+    'The threat model is in [owner.md](owner.md#threat-model): other local users are attackers,',
+    'processes of the same user are trusted, and anything holding the token is a client that must',
+    'never stall or bloat the owner. Each attack below was reproduced against the owner before its',
+    'fix (the test was seen red), and is now part of this suite.',
+    '',
+    '| attack | what held |',
+    '| --- | --- |',
+    `| user \`nobody\` listens first on the socket fallback path (\`<tmp>/gardener-<uid>/\`) | \`gardener mcp\` served in-process: ${yes(imp.mcp_served_in_process)}; connections the impostor got: **${imp.impostor_connections}**, bytes it captured: **${imp.impostor_bytes_captured}**; \`serve --status\` exit ${imp.status_exit}, \`serve\` refused the fallback folder (exit ${imp.serve_exit}) |`,
+    `| a second \`serve\` while the owner is SIGSTOPped | the second exited ${aside.stopped_owner_b_exit} after ${aside.stopped_owner_b_gave_up_ms} ms saying an owner holds the home but does not answer; \`owner.json\`, socket and HTTP still the first owner's: ${yes(aside.stopped_owner_kept)} |`,
+    `| a \`serve\` after the owner was SIGKILLed, a silent listener left on its socket path | ready in ${aside.killed_owner_next_ready_ms} ms (the lock is free at once; no handshake wait); dials of the stale socket: ${aside.killed_owner_socket_dialed} |`,
+    `| owner SIGKILLed mid-drain (${resume.backlog_at_kill} of ${resume.burst_files} paths still queued), ${resume.edited_while_down} files edited while it was down, restarted, only \`seek\` called | backlog 0 and all ${resume.edited_while_down} edits findable ${resume.caught_up_ms} ms after the restart (${resume.seek_calls} seeks) |`,
+    `| the owner SIGSTOPped while a proxied \`seek\` waits | answered in-process ${stall.stall_answered_ms} ms after the stop (liveness bound set to ${stall.stall_liveness_ms} ms for the test; default 10 s) |`,
+    `| a line over 4 MiB, then invalid UTF-8, through the proxy | -32600 with the request's id: ${yes(stall.over_long_answered_with_id)}; session stayed on the owner (no in-process switch): ${yes(stall.session_stayed_on_owner)} |`,
+    `| ${deep.bodies} REST bodies of 4 MiB nested ${deep.depth.toLocaleString('en-US')} deep at once, ${deep.rounds} rounds | all ${deep.refused} refused before parsing; another client's REST seek p99 **${deep.seek_p99_ms} ms** (bound ${deep.p99_bound_ms}; quiet p50 ${deep.quiet_seek_p50_ms} ms); owner RSS ${deep.rss_before_mb} → ${deep.rss_after_mb} MB after (bound ${deep.rss_bound_mb}), peak ${deep.peak_rss_mb} MB |`,
+    `| ${wide.bodies} bodies of 4 MiB holding a million small arrays; then ${wide.bodies} legal heavy bodies | wide: refused, seek p99 ${wide.wide_seek_p99_ms} ms, RSS after ${wide.wide_rss_after_mb} MB; heavy: parsed one per turn, seek p99 ${wide.heavy_seek_p99_ms} ms, RSS after ${wide.heavy_rss_after_mb} MB (garbage until the GC runs); peak ${wide.peak_rss_mb} MB |`,
+    `| ${flood.spellings.toLocaleString('en-US')} spellings of one folder (\`/repo/././.\`, slashes, ${flood.symlinks} symlinks) over REST | **${flood.rest_sessions_for_spellings}** REST session |`,
+    `| ${flood.health_checks.toLocaleString('en-US')} MCP health checks (\`initialize\`, then nothing) | ${flood.health_checks_accepted} kept, ${flood.health_checks_refused} refused with 503 (bound ${flood.max_sessions} sessions); unused sessions end 1 min after \`initialize\`; owner peak RSS ${flood.peak_rss_mb} MB |`,
+    '| secrets in the map (`.env`, `.env.local`, a PEM key, a host MCP config with a bearer token, `ghp_…` and `AKIA…` in source, `.npmrc`, Gardener\'s token) | findable by neither `seek` nor `delegate`, an ordinary word beside each one still found (`test/secrets-stay-out-of-the-map.test.ts`, in `npm test`; the list and the token formats are in [secrets.md](secrets.md)) |',
     '',
     '## Kill -9 anywhere',
     '',
@@ -134,12 +165,15 @@ function renderDoc(f, run) {
     'request, a 10 MB junk line and a 10 MB request, JSON nested 100,000 deep, malformed envelopes,',
     'unknown methods, `shutdown`/`exit` followed by more requests, and a value of every wrong JSON type',
     'for every argument of every listed tool. After each case a `ping` must be answered; stdout must',
-    'stay protocol only. Lines that cannot carry an id are answered `-32700`/`-32600` with id null.',
+    'stay protocol only. Bytes that are not UTF-8 or not JSON are answered `-32700` (id null); JSON',
+    'nested deeper than 64 levels, or a line over 4 MiB, is answered `-32600` with the id the line',
+    'carries (found by a streaming scan, wherever it sits), and the session goes on. The same cases',
+    'run again through `gardener mcp` proxying to a real owner, where the answers must be the same.',
     '',
     `- requests sent: ${z.requests} (${z.fuzz_cases} fuzz cases, ${z.pings} pings); answered with an error: ${z.errors}; crashes: ${z.crashes}; server peak RSS: ${z.peak_rss_mb} MB`,
-    '- the cases answered normally are the ones that are valid after all: a `ping` with params nested',
-    '  100,000 deep, `tools/list` after `shutdown` and `exit`, and the `tools/list` the wrong-argument',
-    '  cases are built from',
+    `- through the proxy: ${zp.requests} requests, ${zp.errors} errors, ${zp.crashes} crashes; proxy peak RSS ${zp.peak_rss_mb} MB, owner ${zp.owner_peak_rss_mb} MB`,
+    '- the cases answered normally are the ones that are valid after all: nesting within the bound,',
+    '  `tools/list` after `shutdown` and `exit`, and the `tools/list` the wrong-argument cases are built from',
     '',
     '## Paths that escape',
     '',
@@ -167,14 +201,22 @@ function renderDoc(f, run) {
     '  a read-only refusal reopens the connection.',
     '- A failure the store could not take as an alert (read-only, full) was only logged; the vigil now',
     '  keeps it and records it, with its own time, once the store can be written.',
+    '- Closing a Unix socket server makes libuv unlink the socket path, whoever\'s socket is there by',
+    '  then: an owner pushed aside deleted its successor\'s socket on shutdown. The owner now binds under',
+    '  a private name and renames it into place, and removes only the socket whose device and inode it',
+    '  bound.',
+    '- A reaped HTTP health-check session never closed the brain session behind it.',
+    '- A git killed by a cancelled `changes` call stayed a zombie while its Piscina thread idled in',
+    '  `Atomics.wait`; `runGit` now answers a kill only once git is reaped.',
     '',
     '## Known gaps',
     '',
-    '- A store that cannot be written reports SQLite\'s bare words ("database or disk is full",',
-    '  "attempt to write a readonly database") without naming the file or the errno; that is issue 6',
-    '  item 1 (store error codes), and a `todo` test in `disk-trouble` waits for it.',
-    '- A cleanly closed store in a folder that turned read-only cannot be opened at all, and is then',
-    '  called "not a usable Gardener store" with advice to move it aside (issue 6 item 1 as well).',
+    '- A file newly covered by `.gitignore` (not `.gardenerignore`) stays in the map: the full listing',
+    '  queues it, the file still exists, and it is read back in.',
+    '- The owner lock is a POSIX lock on `run/owner.lock`: on a file system without them (some NFS',
+    '  setups) two owners of one home are not kept apart. Untested.',
+    '- Tool arguments are bounded only by the 4 MiB body and line bounds: 32 REST seeks with a 4 MiB',
+    '  `query` each kept another client\'s seek waiting up to 1 s (measured before the decode lane).',
     '- A failure the store cannot take as an alert is recorded late only by the process that saw it',
     '  (a CLI run that ends before the store is writable again only logs it).',
     '',
