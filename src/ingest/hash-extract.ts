@@ -14,8 +14,8 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import xxhash from 'xxhash-wasm';
 import { joinFsPath } from '../paths/path-bytes.js';
-import { languageOf } from './language.js';
-import { extractDefinitions } from './extract/index.js';
+import { languageOf, languageOfFile } from './language.js';
+import { extractFile } from './extraction.js';
 import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
@@ -33,19 +33,19 @@ function hasher() {
 export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[]> {
   const api = await hasher();
   const out: FileResult[] = [];
-  for (const item of task.items) out.push(processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
+  for (const item of task.items) out.push(await processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
   return out;
 }
 
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 const hex = (h: bigint) => h.toString(16).padStart(16, '0');
 
-function processOne(
+async function processOne(
   root: string,
   item: BacklogItem,
   maxIndexBytes: number,
   api: Hasher,
-): FileResult {
+): Promise<FileResult> {
   const base = { id: item.id, rootId: item.rootId, path: item.path };
   let fd: number;
   try {
@@ -79,9 +79,11 @@ function processOne(
     const hash = hex(api.h64Raw(bytes));
     if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
     const binary = bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
-    const language = binary ? null : languageOf(item.path);
     const text = binary ? null : bytes.toString('utf8');
-    const { symbols, imports } = text === null ? { symbols: [], imports: [] } : extractDefinitions(language, text);
+    const language = text === null ? null : languageOfFile(item.path, text);
+    // A grammar that fails or a parse past its bounds still leaves the text indexed, with a note.
+    const { extraction, note } = text === null ? { extraction: { symbols: [], imports: [] }, note: undefined } : await extractFile(language, text, bytes.length);
+    const { symbols, imports } = extraction;
     return {
       ...base,
       status: 'ingested',
@@ -92,6 +94,7 @@ function processOne(
       lines: text === null ? 0 : countLines(text),
       text: text === null ? null : ownBuffer(bytes),
       ...extractionFields(symbols, imports),
+      ...(note === undefined ? {} : { note }),
     };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
