@@ -30,6 +30,11 @@ export interface GrammarRow {
   hidden?: RegExp;
   /** A definition whose name matches this is not exported either (Dart's `_name`, Perl's `_sub`). */
   hiddenName?: RegExp;
+  /**
+   * A line scanner handles this language in ingest (it is faster); the row serves the shared
+   * extractor suite and the bench's side-by-side measurement only.
+   */
+  scanned?: true;
 }
 
 const CL: GrammarPackage = '@cursorless/tree-sitter-wasms';
@@ -59,11 +64,23 @@ export const GRAMMARS: readonly GrammarRow[] = [
   { language: 'rescript', package: TW, wasm: 'tree-sitter-rescript.wasm' },
   { language: 'solidity', package: TW, wasm: 'tree-sitter-solidity.wasm', hidden: /\b(?:private|internal)\b/ },
   { language: 'elisp', package: TW, wasm: 'tree-sitter-elisp.wasm', hiddenName: /--/ },
+  // The scanned six: never routed here by ingest (see `scanned`).
+  { language: 'typescript', package: CL, wasm: 'tree-sitter-typescript.wasm', scanned: true },
+  { language: 'javascript', package: CL, wasm: 'tree-sitter-javascript.wasm', scanned: true },
+  { language: 'python', package: CL, wasm: 'tree-sitter-python.wasm', hiddenName: /^_/, scanned: true },
+  { language: 'go', package: CL, wasm: 'tree-sitter-go.wasm', hiddenName: /^[^A-Z]/, scanned: true },
+  { language: 'rust', package: CL, wasm: 'tree-sitter-rust.wasm', hidden: /^(?!pub\b)/, scanned: true },
+  { language: 'java', package: CL, wasm: 'tree-sitter-java.wasm', hidden: /\b(?:private|protected)\b/, scanned: true },
 ];
 
-const BY_LANGUAGE: ReadonlyMap<string, GrammarRow> = new Map(GRAMMARS.map((g) => [g.language, g]));
+const ROUTED: ReadonlyMap<string, GrammarRow> = new Map(GRAMMARS.filter((g) => !g.scanned).map((g) => [g.language, g]));
+const ANY: ReadonlyMap<string, GrammarRow> = new Map(GRAMMARS.map((g) => [g.language, g]));
 
-/** The tree-sitter row for `language`, or undefined when a scanner (or nothing) handles it. */
-export function grammarRowOf(language: string | null): GrammarRow | undefined {
-  return language === null ? undefined : BY_LANGUAGE.get(language);
+/**
+ * The tree-sitter row ingest uses for `language`, or undefined when a scanner (or nothing)
+ * handles it. `{ scanned: true }` also returns the rows of the scanned languages.
+ */
+export function grammarRowOf(language: string | null, options: { scanned?: boolean } = {}): GrammarRow | undefined {
+  if (language === null) return undefined;
+  return (options.scanned ? ANY : ROUTED).get(language);
 }
