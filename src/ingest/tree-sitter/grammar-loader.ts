@@ -7,6 +7,7 @@
  * with the same error, not a retry per file.
  */
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Language as TsLanguage, Parser, Query } from 'web-tree-sitter';
@@ -46,7 +47,21 @@ export function runtimeStarted(): boolean {
   return runtime !== undefined;
 }
 
+/**
+ * Grammars run on V8's baseline WebAssembly compiler only (Liftoff), never tiered up to
+ * TurboFan. Measured here on C, C#, Kotlin and Ruby (docs/dependencies.md): tier-up costs
+ * 50–60 MB per thread on Node 20 and over 500 MB on Node 24 (lazy compilation of the large
+ * grammars) for 10–30% more parse speed. The flag is process-wide and read when a module is
+ * compiled, so it is set before the first grammar; the other WebAssembly here (xxhash-wasm) is
+ * tiny and already compiled. Bun runs JavaScriptCore, which has no such flag.
+ */
+function preferBaselineWasm(): void {
+  if ((process.versions as Record<string, string | undefined>).bun !== undefined) return;
+  setFlagsFromString('--liftoff-only');
+}
+
 async function loadNow(row: GrammarRow): Promise<LoadedGrammar> {
+  if (runtime === undefined) preferBaselineWasm();
   runtime ??= Parser.init();
   await runtime;
   const wasm = join(dirname(require.resolve(`${row.package}/package.json`)), 'out', row.wasm);
