@@ -6,7 +6,7 @@
 (module_declaration name: (upper_case_qid) @name) @definition.module
 (type_declaration name: (upper_case_identifier) @name) @definition.type
 (type_alias_declaration name: (upper_case_identifier) @name) @definition.type
-(file (value_declaration (function_declaration_left . (lower_case_identifier) @name)) @definition.function)
+(value_declaration (function_declaration_left . (lower_case_identifier) @name)) @definition.function
 (port_annotation name: (lower_case_identifier) @name) @definition.function
 (function_call_expr target: (value_expr (value_qid (lower_case_identifier) @name))) @reference.call
 (import_clause moduleName: (upper_case_qid) @import)
