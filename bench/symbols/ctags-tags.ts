@@ -34,10 +34,10 @@ export const COUNTED_LANGUAGES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Names ctags makes up for things without one (`<lambda>`, `AnonymousFunction1f2e`, `__anon12`)
+ * Names ctags makes up for things without one (`<lambda>`, `AnonymousFunction1f2e`, `__anon12`, R's `anonFunc…`)
  * or takes from what is no definition (`incdirs=` from a shell assignment).
  */
-const MADE_UP_NAME = /^(?:<|__anon|AnonymousFunction)|=|^[^\p{L}\p{N}_]*$/u;
+const MADE_UP_NAME = /^(?:<|__anon|AnonymousFunction|anonFunc[0-9a-f])|=|^[^\p{L}\p{N}_]*$/u;
 
 /**
  * The name a definition hit carries for a ctags name: ctags qualifies some (Lua's `list.add`,

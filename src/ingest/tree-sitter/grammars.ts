@@ -11,8 +11,9 @@
  * usual trap), on Node 20, Node 24 and Bun — test/tree-sitter-grammars-load.test.ts checks
  * every row on each.
  *
- * The six languages with line scanners (extract/) are not here: the scanners are 10–20× faster
- * (docs/dependencies.md has the side-by-side numbers).
+ * The six languages with line scanners (extract/) have rows marked `scanned`: ingest never routes
+ * them here (the scanners are 7–30× faster, docs/dependencies.md), but the shared extractor
+ * suite and the bench's side-by-side measurement use them.
  */
 import type { Language } from '../language.js';
 
