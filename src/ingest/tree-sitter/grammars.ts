@@ -12,7 +12,7 @@
  * every row on each.
  *
  * The six languages with line scanners (extract/) have rows marked `scanned`: ingest never routes
- * them here (the scanners are 7–30× faster, docs/dependencies.md), but the shared extractor
+ * them here (the scanners are 11–39× faster, docs/dependencies.md), but the shared extractor
  * suite and the bench's side-by-side measurement use them.
  */
 import type { Language } from '../language.js';
