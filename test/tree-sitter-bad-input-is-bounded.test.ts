@@ -10,7 +10,7 @@ import { makeTestBrains } from './helpers/brains.js';
 import { runTick } from '../src/vigil/index.js';
 import { listAlerts, seek, type Database } from '../src/store/index.js';
 import { extractFile } from '../src/ingest/extraction.js';
-import { grammarRowOf, TREE_SITTER_MAX_BYTES } from '../src/ingest/tree-sitter/index.js';
+import { grammarRowOf, loadGrammar, requestedGrammars, TREE_SITTER_MAX_BYTES, type LoadedGrammar } from '../src/ingest/tree-sitter/index.js';
 
 const definedIn = (db: Database, name: string) => seek(db, name).filter((h) => h.symbol === name).map((h) => h.path);
 
@@ -72,3 +72,20 @@ test('a grammar that fails to load fails its files with a note, and other langua
   const ruby = await extractFile('ruby', 'def fine; end\n', 14);
   assert.deepEqual(ruby.extraction.symbols.map((s) => s.name), ['fine']);
 });
+
+test('a grammar that throws mid-parse fails that file with a note, and the next file gets a fresh parser', async () => {
+  const row = grammarRowOf('ruby')!;
+  const real = await loadGrammar(row);
+  const throwing: LoadedGrammar = {
+    ...real,
+    parser: { parse: () => { throw new RuntimeError('memory access out of bounds'); }, reset: () => {}, delete: () => {} } as unknown as LoadedGrammar['parser'],
+  };
+  const failed = await extractFile('ruby', 'def boom; end\n', 14, { load: async () => throwing });
+  assert.equal(failed.note?.code, 'extract_failed');
+  assert.match(failed.note!.message, /^ruby grammar threw: memory access out of bounds/);
+  assert.ok(!requestedGrammars().includes('ruby'), 'the grammar that threw is forgotten');
+  const next = await extractFile('ruby', 'def fine_again; end\n', 20);
+  assert.deepEqual(next.extraction.symbols.map((s) => s.name), ['fine_again']);
+});
+
+class RuntimeError extends Error {}

@@ -13,8 +13,10 @@ import { extractScriptBlocks } from './extract/script-blocks.js';
 import type { Extraction } from './extract/types.js';
 import {
   extractWithTreeSitter,
+  forgetGrammar,
   grammarRowOf,
   loadGrammar,
+  type LoadedGrammar,
   TREE_SITTER_BUDGET_MS,
   TREE_SITTER_MAX_BYTES,
   type GrammarRow,
@@ -45,19 +47,31 @@ export async function extractFile(
   language: string | null,
   text: string,
   byteLength: number,
-  options: { bounds?: TreeSitterBounds; row?: GrammarRow } = {},
+  options: {
+    bounds?: TreeSitterBounds;
+    /** The grammar row to use instead of the language's own (tests). */
+    row?: GrammarRow;
+    /** How the grammar is loaded (tests inject one that throws). @default loadGrammar */
+    load?: (row: GrammarRow) => Promise<LoadedGrammar>;
+  } = {},
 ): Promise<FileExtraction> {
   if (language === 'vue' || language === 'svelte') {
     return { extraction: extractScriptBlocks(text, (lang, body) => extractDefinitions(lang, body)) };
   }
   const row = options.row ?? grammarRowOf(language);
   if (row === undefined) return { extraction: extractDefinitions(language, text) };
+  let grammar: LoadedGrammar;
   try {
-    const grammar = await loadGrammar(row);
+    grammar = await (options.load ?? loadGrammar)(row);
+  } catch (err) {
+    return { extraction: EMPTY, note: { code: 'extract_failed', message: `${row.language} grammar failed: ${(err as Error).message}` } };
+  }
+  try {
     const outcome = extractWithTreeSitter(grammar, text, byteLength, options.bounds ?? DEFAULT_BOUNDS);
     if (outcome.ok) return { extraction: outcome.extraction };
     return { extraction: EMPTY, note: { code: 'extract_skipped', message: `${row.language} definitions skipped: ${outcome.message}` } };
   } catch (err) {
-    return { extraction: EMPTY, note: { code: 'extract_failed', message: `${row.language} grammar failed: ${(err as Error).message}` } };
+    forgetGrammar(row);
+    return { extraction: EMPTY, note: { code: 'extract_failed', message: `${row.language} grammar threw: ${(err as Error).message}` } };
   }
 }

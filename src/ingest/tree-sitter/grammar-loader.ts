@@ -37,6 +37,16 @@ export function loadGrammar(row: GrammarRow): Promise<LoadedGrammar> {
   return entry;
 }
 
+/**
+ * Drops a grammar whose parser threw mid-file (a trap leaves its state unknown): the next file
+ * of the language loads it afresh instead of reusing a parser that may be broken.
+ */
+export function forgetGrammar(row: GrammarRow): void {
+  const entry = loaded.get(row);
+  loaded.delete(row);
+  entry?.then((g) => g.parser.delete(), () => {});
+}
+
 /** Languages whose grammar this thread has asked for (loaded or failed), for tests and the bench. */
 export function requestedGrammars(): string[] {
   return [...loaded.keys()].map((row) => row.language);
