@@ -63,10 +63,12 @@ export function lookupName(language: string, name: string): string {
 
 /**
  * Tags ctags emits that are no definition in the language's own terms: Elm's `namespace` is an
- * import alias (`import Json.Decode as Decode`), OCaml's line-1 module is the file itself.
+ * import alias (`import Json.Decode as Decode`), OCaml's line-1 module is the file itself, Rust's
+ * `implementation` is an `impl` block of a type defined elsewhere.
  */
 function notADefinition(t: { language: string; kind: string; line: number; name: string; path: string }): boolean {
   if (t.language === 'Elm' && t.kind === 'namespace') return true;
+  if (t.language === 'Rust' && t.kind === 'implementation') return true;
   if (t.language === 'OCaml' && t.kind === 'module' && t.line === 1) {
     const stem = t.path.slice(t.path.lastIndexOf('/') + 1).replace(/\.mli?$/, '');
     return t.name.toLowerCase() === stem.toLowerCase();
