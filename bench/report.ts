@@ -122,6 +122,19 @@ export interface BenchJson {
   base_files: number;
   runs_per_size: number;
   ingest: { files: number; ms: number; batches: number };
+  /** The tree-sitter burst (C, C#, Kotlin, Ruby new files; bench/tree-sitter-burst.ts), medians. */
+  tree_sitter: {
+    files: number;
+    mb: number;
+    total_ms: number;
+    floor_ms: number;
+    ratio: number;
+    detect_git_ms: number;
+    commit_ms: number;
+    hash_work_ms: number;
+    files_with_definitions: number;
+    definitions: number;
+  };
   /** The skeleton: candidate time and shape, and a reconcile after a burst (medians). */
   skeleton: {
     candidate_ms: number;
@@ -249,6 +262,18 @@ export function toJson(result: BenchResult): BenchJson {
     base_files: result.options.baseFiles,
     runs_per_size: result.options.runs,
     ingest: { files: result.ingest.files, ms: r1(result.ingest.ms), batches: result.ingest.batches },
+    tree_sitter: {
+      files: result.treeSitter.files,
+      mb: r2(result.treeSitter.bytes / (1 << 20)),
+      total_ms: r2(result.treeSitter.totalMs),
+      floor_ms: r2(result.treeSitter.floorMs),
+      ratio: r2(result.treeSitter.totalMs / result.treeSitter.floorMs),
+      detect_git_ms: r2(result.treeSitter.detectGitMs),
+      commit_ms: r2(result.treeSitter.commitMs),
+      hash_work_ms: r2(result.treeSitter.hashWorkMs),
+      files_with_definitions: result.treeSitter.filesWithDefinitions,
+      definitions: result.treeSitter.definitions,
+    },
     watch: result.watch
       ? {
           saves: result.watch.saves,
@@ -412,6 +437,13 @@ export function formatText(json: BenchJson): string[] {
       ['burst', 'detect: git ms', 'drain: commits ms', 'pool work ms', 'floor: git status ms', 'floor: read+hash ms'],
       json.runs.map((r) => [r.size, fmt(r.detect_git_ms), fmt(r.commit_ms), fmt(r.hash_work_ms), fmt(r.git_status_ms), fmt(r.read_hash_ms)]),
     ),
+  );
+  lines.push('');
+  const ts = json.tree_sitter;
+  lines.push(
+    `tree-sitter burst (C, C#, Kotlin, Ruby): ${ts.files} new files (${fmt(ts.mb)} MB) in ${fmt(ts.total_ms)} ms, floor ${fmt(ts.floor_ms)} ms (${ts.ratio.toFixed(2)}×); ` +
+      `detect git ${fmt(ts.detect_git_ms)} ms, pool work ${fmt(ts.hash_work_ms)} ms, ` +
+      `commits ${fmt(ts.commit_ms)} ms; ${ts.files_with_definitions} files with ${ts.definitions} definitions in the map`,
   );
   lines.push('');
   lines.push(

@@ -20,6 +20,7 @@ import type { BenchOptions } from './options.js';
 import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
 import { measureSkeleton, RECONCILE_BURST_FILES, type SkeletonBenchResult } from './skeleton-reconcile.js';
 import { measureWatch, type WatchBenchResult } from './watch-latency.js';
+import { measureTreeSitterBurst, TREE_SITTER_BURST_FILES, type TreeSitterBurstResult } from './tree-sitter-burst.js';
 
 /** Saves timed for the watcher's latency: 50 in a full run, fewer in a one-run smoke. */
 const WATCH_SAVES_FULL = 50;
@@ -49,6 +50,8 @@ export interface BenchResult {
   /** The first full ingest of the base repository (an inventory tick), for context. */
   ingest: { files: number; ms: number; batches: number };
   bursts: BurstResult[];
+  /** New files in the tree-sitter languages (C, C#, Kotlin, Ruby), one tick (bench/tree-sitter-burst.ts). */
+  treeSitter: TreeSitterBurstResult;
   idle: IdleResult;
   /** The skeleton: candidate, its shape, a reconcile after a burst (bench/skeleton-reconcile.ts). */
   skeleton: SkeletonBenchResult;
@@ -132,6 +135,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const ctx = { brain, repo, floor: await FloorMeter.create(), clock: new StageClock(brain), log };
     await warmUp(ctx, options.baseFiles);
     const bursts = await measureBursts(ctx, options.sizes, options.runs);
+    const treeSitter = await measureTreeSitterBurst(ctx, Math.min(TREE_SITTER_BURST_FILES, Math.max(...options.sizes)), options.runs);
     const idle = await measureIdle(ctx, options.runs);
     const skeleton = await measureSkeleton(ctx, Math.min(RECONCILE_BURST_FILES, Math.floor(options.baseFiles / 2)), options.runs);
     // Taken before the watcher and MCP parts: the bursts' peak means the same with or without them.
@@ -149,6 +153,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       machine: describeMachine(brains.pool.maxThreads),
       ingest: { files: first.drained, ms: ingestMs, batches: first.batches },
       bursts,
+      treeSitter,
       idle,
       skeleton,
       watch,

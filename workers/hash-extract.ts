@@ -4,7 +4,9 @@
  *   main thread ── run(HashExtractTask) ──► [this worker] ── reads files under task.root
  *               ◄── HashExtractOutput ────┘
  *
- * Stateless: it may touch only the files of the batch it is handed; no store, no git.
+ * Stateless but for the tree-sitter grammars it loads lazily, once per thread, for the languages
+ * its batches hold (src/ingest/tree-sitter/): it may touch only the files of the batch it is
+ * handed; no store, no git.
  */
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';

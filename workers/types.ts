@@ -91,6 +91,11 @@ export interface IngestedResult extends ResultBase {
   symbolNames: string;
   /** The file's imports, as stored (JSON of ImportRef[]). */
   importsJson: string;
+  /**
+   * Why the file has no definitions although its language has a grammar (too large, parse
+   * timed out, grammar failed): the writer raises it as an alert naming the file.
+   */
+  note?: { code: string; message: string };
 }
 export interface FailedResult extends ResultBase {
   status: 'failed';

@@ -15,8 +15,8 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import xxhash from 'xxhash-wasm';
 import { joinFsPath } from '../paths/path-bytes.js';
-import { languageOf } from './language.js';
-import { extractDefinitions } from './extract/index.js';
+import { languageOf, languageOfFile } from './language.js';
+import { extractFile } from './extraction.js';
 import { indexableText, keptOutOfMap } from './secrets/index.js';
 import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
 
@@ -40,7 +40,7 @@ export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[
   for (const item of task.items) {
     out.push(keptOut(item.rootId, item.path)
       ? { id: item.id, rootId: item.rootId, path: item.path, status: 'deleted' }
-      : processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
+      : await processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
   }
   return out;
 }
@@ -48,12 +48,12 @@ export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 const hex = (h: bigint) => h.toString(16).padStart(16, '0');
 
-function processOne(
+async function processOne(
   root: string,
   item: BacklogItem,
   maxIndexBytes: number,
   api: Hasher,
-): FileResult {
+): Promise<FileResult> {
   const base = { id: item.id, rootId: item.rootId, path: item.path };
   let fd: number;
   try {
@@ -87,11 +87,15 @@ function processOne(
     const hash = hex(api.h64Raw(bytes));
     if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
     const binary = bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
-    const language = binary ? null : languageOf(item.path);
     // Secret-bearing files keep no text; token formats are redacted (src/ingest/secrets/).
     const indexed = binary ? null : indexableText(item.path, bytes);
     const text = indexed === null ? null : indexed.text;
-    const { symbols, imports } = text === null ? { symbols: [], imports: [] } : extractDefinitions(language, text);
+    // The language by content needs the text; a secret-bearing file is labelled by its name.
+    const language = binary ? null : text === null ? languageOf(item.path) : languageOfFile(item.path, text);
+    // Extraction sees only the redacted text. A grammar that fails or a parse past its bounds
+    // still leaves the text indexed, with a note.
+    const { extraction, note } = text === null ? { extraction: { symbols: [], imports: [] }, note: undefined } : await extractFile(language, text, indexed!.bytes.length);
+    const { symbols, imports } = extraction;
     return {
       ...base,
       status: 'ingested',
@@ -102,6 +106,7 @@ function processOne(
       lines: text === null ? 0 : countLines(text),
       text: indexed === null ? null : ownBuffer(indexed.bytes),
       ...extractionFields(symbols, imports),
+      ...(note === undefined ? {} : { note }),
     };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';

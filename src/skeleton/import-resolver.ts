@@ -11,9 +11,12 @@
  *   Rust                   `crate::`, `self::`, `super::` and workspace crates (`name::`,
  *                          for a folder `name/src/lib.rs`), shortening until a module file
  *   Java                   `a.b.C` by path suffix, `a.b.*` by folder suffix
+ *   the tree-sitter languages  by the rows of file-import-rules.ts (includes, requires, PSR-4,
+ *                          packages and namespaces as far as they map to folders)
  *
  * Anything else (packages, the standard library) resolves to null: it is outside every room.
  */
+import { FILE_IMPORT_RULES } from './file-import-rules.js';
 
 const joinPath = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);
 const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
@@ -43,6 +46,8 @@ export class ImportResolver {
   #bySuffix: Map<string, string> | undefined;
   #folderSuffix: Map<string, string> | undefined;
   #crates: Map<string, string> | undefined;
+  #pathSet: Set<string> | undefined;
+  #pathSuffix: Map<string, string> | undefined;
   readonly #paths: readonly string[];
 
   /** `paths`: every root-relative path of the code map, sorted (the first of a collision wins). */
@@ -62,6 +67,11 @@ export class ImportResolver {
    * (a folder join and one map lookup).
    */
   resolve(from: string, language: string | null, module: string): string | null {
+    const rule = language !== null && Object.hasOwn(FILE_IMPORT_RULES, language) ? FILE_IMPORT_RULES[language] : undefined;
+    if (rule !== undefined) {
+      const target = this.#byRule(from, rule(module));
+      return target === from ? null : target;
+    }
     const stems = lookupStems(from, language, module);
     if (stems !== null) return this.resolveStems(from, stems);
     const key = language === null ? module : `${language}:${module}`;
@@ -92,6 +102,42 @@ export class ImportResolver {
       default:
         return null;
     }
+  }
+
+  /** The first candidate of a file-import rule that names a file of the map. */
+  #byRule(from: string, c: ReturnType<(typeof FILE_IMPORT_RULES)[string]>): string | null {
+    if (c.relative) {
+      this.#pathSet ??= new Set(this.#paths);
+      for (const rel of c.relative) {
+        const p = joinRelative(dirOf(from), rel);
+        if (p !== from && this.#pathSet.has(p)) return p;
+      }
+    }
+    for (const key of c.suffix ?? []) {
+      const hit = this.#pathSuffixes().get(key.replace(/^\.\//, ''));
+      if (hit !== undefined && hit !== from) return hit;
+    }
+    for (const key of c.folder ?? []) {
+      const hit = this.#folders().get(key);
+      if (hit !== undefined && hit !== from) return hit;
+    }
+    return null;
+  }
+
+  /** Whole-path suffixes at folder boundaries (extension kept) → the first such file. */
+  #pathSuffixes(): Map<string, string> {
+    if (!this.#pathSuffix) {
+      this.#pathSuffix = new Map();
+      for (const path of this.#paths) {
+        let at = -1;
+        do {
+          const k = path.slice(at + 1);
+          if (!this.#pathSuffix.has(k)) this.#pathSuffix.set(k, path);
+          at = path.indexOf('/', at + 1);
+        } while (at >= 0);
+      }
+    }
+    return this.#pathSuffix;
   }
 
   #go(module: string): string | null {
@@ -209,6 +255,6 @@ export function lookupStems(from: string, language: string | null, module: strin
     for (let k = parts.length; k >= 1; k--) stems.push(stemOf(joinPath(base, parts.slice(0, k).join('/'))));
     return stems;
   }
-  if (language === 'go' || language === 'java') return null;
+  if (language === 'go' || language === 'java' || (language !== null && Object.hasOwn(FILE_IMPORT_RULES, language))) return null;
   return module.charCodeAt(0) === 46 /* . */ ? [stemOf(joinRelative(dirOf(from), module))] : null;
 }

@@ -47,6 +47,7 @@ export function commitResults(db: Database, results: FileResult[], now: number):
           r.symbolNames,
           r.text === null ? '' : Buffer.from(r.text.buffer, r.text.byteOffset, r.text.byteLength).toString('utf8'),
         );
+        if (r.note !== undefined) recordAlert(db, { code: r.note.code, message: `${r.path}: ${r.note.message}; indexed as text only`, path: r.path }, now);
         out.ingested++;
         break;
       }

@@ -14,10 +14,10 @@ export interface FolderSummary {
   mostImported: { path: string; importedBy: number }[];
 }
 
-export function languageCounts(db: Database): { language: string; files: number }[] {
+export function languageCounts(db: Database): { language: string; files: number; definitions: number }[] {
   return db
-    .prepare("SELECT coalesce(language, 'other') AS language, count(*) AS files FROM files GROUP BY 1 ORDER BY files DESC")
-    .all<{ language: string; files: number }>();
+    .prepare("SELECT coalesce(language, 'other') AS language, count(*) AS files, coalesce(sum(symbol_count), 0) AS definitions FROM files GROUP BY 1 ORDER BY files DESC")
+    .all<{ language: string; files: number; definitions: number }>();
 }
 
 const stem = (p: string) => p.replace(/\.[A-Za-z0-9]+$/, '').replace(/\/index$/, '');
