@@ -2,7 +2,8 @@
  * The messages between the main thread and the workers, in one place (piscina's src/types.ts).
  * Everything here crosses a thread boundary by structured clone: plain data only.
  */
-import type { ImportRef, SymbolDef } from '../src/ingest/extract/types.js';
+import type { ImportRef, Reference, SymbolDef } from '../src/ingest/extract/types.js';
+import { encodeReferences } from '../src/store/reference-codec.js';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 
 export type { DetectRequest, DetectResult };
@@ -63,6 +64,8 @@ export interface IngestedResult extends ResultBase {
   symbolNames: string;
   /** The file's imports, as stored (JSON of ImportRef[]). */
   importsJson: string;
+  /** The file's references, as stored (src/store/reference-codec.ts): grouped by name, `in` as a definition index. */
+  refsText: string;
 }
 export interface FailedResult extends ResultBase {
   status: 'failed';
@@ -86,11 +89,12 @@ export function textBuffers(results: readonly FileResult[]): ArrayBuffer[] {
 }
 
 /** Serialises an extraction into the fields an IngestedResult carries. */
-export function extractionFields(symbols: readonly SymbolDef[], imports: readonly ImportRef[]) {
+export function extractionFields(symbols: readonly SymbolDef[], imports: readonly ImportRef[], references: readonly Reference[] = []) {
   return {
     symbolsJson: JSON.stringify(symbols),
     symbolCount: symbols.length,
     symbolNames: symbols.map((s) => s.name).join(' '),
     importsJson: JSON.stringify(imports),
+    refsText: encodeReferences(symbols, references),
   };
 }

@@ -81,7 +81,7 @@ function processOne(
     const binary = bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
     const language = binary ? null : languageOf(item.path);
     const text = binary ? null : bytes.toString('utf8');
-    const { symbols, imports } = text === null ? { symbols: [], imports: [] } : extractDefinitions(language, text);
+    const { symbols, imports, references } = text === null ? { symbols: [], imports: [], references: [] } : extractDefinitions(language, text);
     return {
       ...base,
       status: 'ingested',
@@ -91,7 +91,7 @@ function processOne(
       language,
       lines: text === null ? 0 : countLines(text),
       text: text === null ? null : ownBuffer(bytes),
-      ...extractionFields(symbols, imports),
+      ...extractionFields(symbols, imports, references),
     };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';

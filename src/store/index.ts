@@ -14,3 +14,4 @@ export { readStatus, type BrainStats } from './stats.js';
 export { addNote, removeNote, bootNotes, countNotes, searchNotes, type Note, type NoteInput, type NoteHit } from './notes.js';
 export { languageCounts, importCounts, topFolders, symbolsOf, type FolderSummary } from './orientation.js';
 export { deferUpkeep, runUpkeep, FTS_MERGE_PAGES, UPKEEP_MERGE_BUDGET_MS, CHECKPOINT_WAL_BYTES, type UpkeepOutcome, type UpkeepOptions } from './maintenance.js';
+export { definitionsOf, usesOf, nearestNames, MAX_DEFINITION_FILES, MAX_USE_FILES, type DefinitionHit, type UseHit, type FileUses, type UsesOutcome } from './references.js';

@@ -111,6 +111,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO skeleton_state (id) VALUES (1);
   `,
+  // 4: references (reference-codec.ts), one text column per file; NULL = mapped before they
+  // were kept. Files of the languages that have them are queued again, with their hash
+  // forgotten so the re-ingest extracts instead of calling them unchanged: the first tick
+  // after the upgrade re-reads those files, and until it has, they are pending like any edit.
+  `
+  ALTER TABLE files ADD COLUMN refs TEXT;
+  INSERT OR IGNORE INTO backlog (root_id, path, queued_at)
+    SELECT root_id, path, 0 FROM files WHERE language IN ('typescript', 'javascript', 'python', 'go', 'rust', 'java');
+  UPDATE files SET hash = '' WHERE language IN ('typescript', 'javascript', 'python', 'go', 'rust', 'java');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
