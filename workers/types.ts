@@ -24,6 +24,8 @@ export interface HashExtractTask {
   items: BacklogItem[];
   /** Files larger than this are hashed but not full-text indexed, in bytes. */
   maxIndexBytes: number;
+  /** Extract references; false only in the bench's with/without comparison. @default true */
+  references?: boolean;
 }
 
 interface ResultBase {

@@ -16,6 +16,7 @@ import xxhash from 'xxhash-wasm';
 import { joinFsPath } from '../paths/path-bytes.js';
 import { languageOf } from './language.js';
 import { extractDefinitions } from './extract/index.js';
+import { setReferencesKept } from './extract/reference-sink.js';
 import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
@@ -32,6 +33,7 @@ function hasher() {
 
 export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[]> {
   const api = await hasher();
+  setReferencesKept(task.references !== false);
   const out: FileResult[] = [];
   for (const item of task.items) out.push(processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
   return out;

@@ -20,6 +20,16 @@ import type { ImportRef, Reference, ReferenceKind, SymbolDef } from './types.js'
 /** References kept per file: a generated or minified file adds no more than this. */
 export const MAX_REFERENCES_PER_FILE = 4000;
 
+/**
+ * Whether this thread's scans keep references. Only the bench turns it off, to measure what
+ * references cost against the same burst without them (bench/references-cost.ts); a pool
+ * thread sets it per batch from the task.
+ */
+let keepReferences = true;
+export function setReferencesKept(keep: boolean): void {
+  keepReferences = keep;
+}
+
 /** Words a scanner's look back must not take for a called name, by language family. */
 export const C_FAMILY_KEYWORDS = new Set([
   'if', 'for', 'while', 'switch', 'catch', 'return', 'typeof', 'function', 'await', 'yield', 'import', 'require',
@@ -59,6 +69,7 @@ export class ReferenceSink {
   readonly references: Reference[] = [];
   readonly #skip: ReadonlySet<string>;
   readonly #open: OpenDefinition[] = [];
+  readonly #limit = keepReferences ? MAX_REFERENCES_PER_FILE : 0;
 
   constructor(skip: ReadonlySet<string>) {
     this.#skip = skip;
@@ -85,7 +96,7 @@ export class ReferenceSink {
   /** Records `name` used as `kind` on `line`, unless it is a keyword or the definition on that line. */
   add(name: string, line: number, kind: ReferenceKind, depth: number): void {
     const refs = this.references;
-    if (refs.length >= MAX_REFERENCES_PER_FILE || this.#skip.has(name)) return;
+    if (refs.length >= this.#limit || this.#skip.has(name)) return;
     const within = this.enclosing(depth, line);
     const open = this.#open;
     if (within === name && open[open.length - 1]!.line === line) return;
@@ -104,6 +115,7 @@ export class ReferenceSink {
    * reads) is a call, a member call, a construction or a decorator.
    */
   callAt(text: string, open: number, line: number, depth: number): void {
+    if (this.#limit === 0) return;
     let s = open;
     while (s > 0 && isNameChar(text.charCodeAt(s - 1))) s--;
     if (s === open) return;
@@ -130,6 +142,7 @@ export class ReferenceSink {
 
   /** Every capitalised identifier of `code` (a declaration's own line) as `kind`, but `except`. */
   typesIn(code: string, line: number, kind: ReferenceKind, depth: number, except: string | undefined): void {
+    if (this.#limit === 0) return;
     TYPE_WORD.lastIndex = 0;
     for (let m = TYPE_WORD.exec(code); m !== null; m = TYPE_WORD.exec(code)) {
       const name = m[1]!;
