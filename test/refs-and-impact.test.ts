@@ -133,3 +133,20 @@ test('a hub imported by everything answers with counts per place past the cap', 
     assert.deepEqual(r.value.by_place.map((p: any) => [p.folder, p.files]), [['src/b', 100], ['src/a', 50]]);
   });
 });
+
+test('uses through an export-all barrel, and imports by the package\'s own name, reach the definition', async () => {
+  const files: Record<string, string> = {
+    'package.json': '{ "name": "mylib", "version": "1.0.0" }\n',
+    'src/common.ts': 'export function helper(x: number) {\n  return x;\n}\n',
+    'src/internal.ts': "export * from './common.js';\n",
+    'src/index.ts': "export * from './internal.js';\n",
+    'src/use.ts': "import { helper } from './internal.js';\nexport const a = helper(1);\n",
+    'tests/helper.test.ts': "import { helper } from 'mylib';\nhelper(2);\n",
+    'tests/other.test.ts': "import { helper } from 'elsewhere';\nhelper(3);\n",
+  };
+  await withSession(files, async (s) => {
+    const r = await s.dispatch('refs', { name: 'helper' });
+    assert.deepEqual(r.value.references.map((f: any) => f.path), ['src/use.ts', 'tests/helper.test.ts']);
+    assert.equal(r.value.by_name_only, 1, 'a package of another name is not this definition');
+  });
+});

@@ -15,6 +15,8 @@
  * Past a cap the files are counted per room, so a hub imported by everything answers in a few
  * lines.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { dirname } from 'node:path/posix';
 import type { Database } from '../store/index.js';
 import { definitionsOf, nearestNames, usesOf, type DefinitionHit, type FileUses } from '../store/index.js';
@@ -79,24 +81,100 @@ function importIndex(db: Database): ImportIndex {
 
 const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
+/** How many import steps a chain of barrels is followed (`index.ts` re-exporting `internal.ts`…). */
+const MAX_BARREL_STEPS = 3;
+/** package.json files read for the repository's own package names. */
+const MAX_PACKAGE_FILES = 500;
+
 /**
- * The files whose uses reach `homes` through imports: the homes, the files that import one,
- * and the files that import a barrel (an importer of a home that itself names the name).
+ * The files whose uses reach `homes` through imports: the homes; the barrels that pass the
+ * name on (an importer of a home, or of a barrel, that names it, or re-exports all with
+ * `export *`), a few steps out; and every user that imports one of those. A user whose import
+ * of the name cannot be resolved to a file but names one of the repository's own packages or a
+ * path alias (`@/x`, `~/x`, `#x`) is kept too: it is how a monorepo's packages and a package's
+ * own tests import it.
  */
-function reachingFiles(index: ImportIndex, homes: Set<string>, users: Map<string, FileUses>): Set<string> {
+function reachingFiles(db: Database, index: ImportIndex, homes: Set<string>, users: Map<string, FileUses>): Set<string> {
   const reach = new Set(homes);
-  for (const h of homes) for (const b of index.importersOf.get(h) ?? []) if (users.has(b)) reach.add(b);
-  const keep = new Set(reach);
-  for (const [path] of users) {
-    if (keep.has(path)) continue;
+  let frontier = [...homes];
+  for (let step = 0; step < MAX_BARREL_STEPS && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const h of frontier) {
+      for (const b of index.importersOf.get(h) ?? []) {
+        if (reach.has(b) || !(users.has(b) || reexportsAll(db, b))) continue;
+        reach.add(b);
+        next.push(b);
+      }
+    }
+    frontier = next;
+  }
+  const keep = new Set<string>();
+  let packages: string[] | undefined;
+  for (const [path, f] of users) {
+    if (reach.has(path)) {
+      keep.add(path);
+      continue;
+    }
+    let found = false;
     for (const t of index.importsOf.get(path) ?? []) {
       if (reach.has(t)) {
-        keep.add(path);
+        found = true;
         break;
       }
     }
+    if (!found && f.uses.some((u) => u.kind === 'other')) {
+      packages ??= ownPackageNames(db);
+      found = importsByOwnName(db, f, packages);
+    }
+    if (found) keep.add(path);
   }
   return keep;
+}
+
+/** Whether the file has an `export * from` (the scanner stores it as a use of `*`). */
+function reexportsAll(db: Database, path: string): boolean {
+  const row = db.prepare('SELECT refs FROM files WHERE path = ? LIMIT 1').get<{ refs: string | null }>(path);
+  return row?.refs?.includes('\n*\t') === true;
+}
+
+/** Whether one of the file's imports of the name is written with the repository's own package name or an alias. */
+function importsByOwnName(db: Database, f: FileUses, packages: string[]): boolean {
+  const row = db.prepare('SELECT imports FROM files WHERE id = ?').get<{ imports: string }>(f.fileId);
+  if (!row) return false;
+  const imports = (JSON.parse(row.imports) as { module: string; line: number }[]).sort((a, b) => a.line - b.line);
+  for (const u of f.uses) {
+    if (u.kind !== 'other') continue;
+    let covering: string | undefined;
+    for (const imp of imports) if (imp.line <= u.line) covering = imp.module;
+    if (covering === undefined) continue;
+    if (/^(@\/|~\/|#)/.test(covering)) return true;
+    if (packages.some((p) => covering === p || covering!.startsWith(p + '/'))) return true;
+  }
+  return false;
+}
+
+const packageMemo = new WeakMap<Database, { files: number; names: string[] }>();
+
+/** The `name`s of the repository's package.json files (its packages, in a monorepo). */
+function ownPackageNames(db: Database): string[] {
+  const rows = db
+    .prepare("SELECT r.path AS root, f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = 'package.json' OR f.path LIKE '%/package.json' LIMIT ?")
+    .all<{ root: string; path: string }>(MAX_PACKAGE_FILES);
+  const memo = packageMemo.get(db);
+  if (memo && memo.files === rows.length) return memo.names;
+  const names = new Set<string>();
+  for (const r of rows) {
+    if (r.path.includes('node_modules/')) continue;
+    try {
+      const name = (JSON.parse(readFileSync(join(r.root, r.path), 'utf8')) as { name?: unknown }).name;
+      if (typeof name === 'string' && name.length > 0) names.add(name);
+    } catch {
+      // An unreadable or invalid package.json names no package.
+    }
+  }
+  const out = [...names];
+  packageMemo.set(db, { files: rows.length, names: out });
+  return out;
 }
 
 function folderCounts(paths: string[], rooms: Map<string, string>, max = 12): { room?: string; folder?: string; files: number }[] {
@@ -128,7 +206,7 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
   if (scoped) {
     const index = importIndex(db);
     if (defs.every((d) => MODULE_LANGUAGES.has(index.languageOf.get(d.path) ?? ''))) {
-      const keep = reachingFiles(index, new Set(defs.map((d) => d.path)), users);
+      const keep = reachingFiles(db, index, new Set(defs.map((d) => d.path)), users);
       const kept = files.filter((f) => keep.has(f.path));
       byNameOnly = files.length - kept.length;
       files = kept;
@@ -222,7 +300,7 @@ export function impactAnswer(db: Database, target: ImpactTarget, depth: number):
     const users = new Map(found.files.map((f) => [f.path, f]));
     const homeSet = new Set(homes);
     const scoped = homes.every((h) => MODULE_LANGUAGES.has(index.languageOf.get(h) ?? ''));
-    const keep = scoped ? reachingFiles(index, homeSet, users) : new Set(users.keys());
+    const keep = scoped ? reachingFiles(db, index, homeSet, users) : new Set(users.keys());
     for (const f of found.files) if (keep.has(f.path)) reach(f.path, 1, 'refs');
   }
   // … and the files that import one of the homes; then importers of importers.

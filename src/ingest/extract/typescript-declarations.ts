@@ -136,7 +136,9 @@ export class TypeScriptDeclarations {
       this.#pendingListCommonJs = false;
       if (from !== null) {
         this.#imports.push({ module: from[2]!, line: lineNo });
-        this.#clauseNames(line.slice(6, from.index), lineNo);
+        // `export * from`: the file passes on every name of the module; `*` marks it a barrel.
+        if (line.charCodeAt(EXPORT_BRACE_OR_STAR.exec(line)![0].length - 1) === 42) this.#refs.add('*', lineNo, 'other', 0);
+        else this.#clauseNames(line.slice(6, from.index), lineNo);
       } else if (line.includes('}')) this.#finishList(line, lineNo);
       else if (!line.includes(';')) {
         if (line.includes('{')) this.#startList(line, lineNo);
