@@ -150,3 +150,17 @@ test('uses through an export-all barrel, and imports by the package\'s own name,
     assert.equal(r.value.by_name_only, 1, 'a package of another name is not this definition');
   });
 });
+
+test('a file that defines the name itself passes on its own definition, not the one it imports', async () => {
+  const files: Record<string, string> = {
+    'src/common.ts': 'export function helper(x: number) {\n  return x;\n}\n',
+    'src/shadow.ts': "import { helper as base } from './common.js';\nexport function helper() {\n  return base(1);\n}\n",
+    'src/via-shadow.ts': "import { helper } from './shadow.js';\nhelper();\n",
+  };
+  await withSession(files, async (s) => {
+    const r = await s.dispatch('refs', { name: 'helper', path: 'src/common.ts' });
+    assert.deepEqual(r.value.references.map((f: any) => f.path), ['src/shadow.ts']);
+    const own = await s.dispatch('refs', { name: 'helper', path: 'src/shadow.ts' });
+    assert.deepEqual(own.value.references.map((f: any) => f.path), ['src/shadow.ts', 'src/via-shadow.ts']);
+  });
+});

@@ -5,10 +5,14 @@
  * at the end), sample up to N exported top-level functions and classes of its TypeScript files
  * from the brain's own definitions, and compare the files `refs {name, path}` names besides
  * the definition's own with the files the TypeScript language service's `findReferences`
- * names (language-service.ts). File-level recall and precision are pooled over the symbols
- * (every file of every symbol counts once). Progress on stderr; exit 2 on bad input.
+ * names (language-service.ts); and, when python3 can import jedi, the same for the Python
+ * files against jedi's get_references (jedi-oracle.py). File-level recall and precision are
+ * pooled over the symbols (every file of every symbol counts once). Progress on stderr; exit 2
+ * on bad input.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -24,6 +28,7 @@ const DEFAULT_SYMBOLS = 150;
 
 interface RepoScore {
   repo: string;
+  language: 'typescript' | 'python';
   files: number;
   symbols: number;
   /** Symbols the language service could not place (name not on its line, or no answer). */
@@ -69,14 +74,48 @@ function parseArgs(argv: string[]) {
   return { repos, symbols, seed, json };
 }
 
-async function scoreRepo(dir: string, wanted: number, seed: number, log: (s: string) => void): Promise<RepoScore> {
+/** Asks the jedi oracle (jedi-oracle.py) over one long-lived python3 process. */
+class JediOracle {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #lines: AsyncIterator<string>;
+
+  constructor(root: string) {
+    this.#child = spawn('python3', [fileURLToPath(new URL('../../../bench/refs-eval/jedi-oracle.py', import.meta.url)), root], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#child.stderr.resume();
+    this.#lines = createInterface({ input: this.#child.stdout })[Symbol.asyncIterator]();
+  }
+
+  async referencingFiles(path: string, line: number, name: string): Promise<Set<string> | null> {
+    this.#child.stdin.write(JSON.stringify({ path, line, name }) + '\n');
+    const next = await this.#lines.next();
+    if (next.done) throw new Error('eval:refs: the jedi oracle exited (is python3 with jedi installed?)');
+    const files = (JSON.parse(next.value) as { files: string[] | null }).files;
+    return files === null ? null : new Set(files);
+  }
+
+  close(): void {
+    this.#child.stdin.end();
+  }
+}
+
+/** Whether python3 can import jedi here (the Python check runs only then). */
+function hasJedi(): boolean {
+  try {
+    execFileSync('python3', ['-c', 'import jedi'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted: number, seed: number, log: (s: string) => void): Promise<RepoScore | null> {
   const tmp = mkdtempSync(join(tmpdir(), 'gardener-refs-eval-'));
   const brains = new Brains({ home: join(tmp, 'home'), maxThreads: 2 });
   try {
     const { brain } = await brains.ensure(dir);
     const tick = await runTick(brain, { inventory: true });
     const db = brain.reader;
-    const rows = db.prepare("SELECT path, symbols FROM files WHERE language = 'typescript' AND path NOT LIKE '%.d.ts' ORDER BY path").all<{ path: string; symbols: string }>();
+    const rows = db.prepare("SELECT path, symbols FROM files WHERE language = ? AND path NOT LIKE '%.d.ts' ORDER BY path").all<{ path: string; symbols: string }>(language);
     const candidates: { path: string; def: SymbolDef }[] = [];
     for (const r of rows) for (const s of JSON.parse(r.symbols) as SymbolDef[]) if (s.exported && s.parent === undefined && (s.kind === 'function' || s.kind === 'class')) candidates.push({ path: r.path, def: s });
     const rng = new Rng(seedOf(seed, basename(dir)));
@@ -84,9 +123,11 @@ async function scoreRepo(dir: string, wanted: number, seed: number, log: (s: str
       const j = rng.int(0, i);
       [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
     }
-    log(`${basename(dir)}: ${tick.drained} files mapped, ${candidates.length} exported functions and classes; building the language service`);
-    const oracle = new ReferenceOracle(dir);
-    const sample = candidates.filter((c) => oracle.covers(c.path)).slice(0, wanted);
+    if (candidates.length === 0) return null;
+    log(`${basename(dir)} (${language}): ${tick.drained} files mapped, ${candidates.length} exported functions and classes; starting the ${language === 'python' ? 'jedi oracle' : 'language service'}`);
+    const ts = language === 'typescript' ? new ReferenceOracle(dir) : null;
+    const jedi = language === 'python' ? new JediOracle(dir) : null;
+    const sample = ts ? candidates.filter((c) => ts.covers(c.path)).slice(0, wanted) : candidates.slice(0, wanted);
     let tp = 0;
     let ours = 0;
     let theirs = 0;
@@ -94,7 +135,7 @@ async function scoreRepo(dir: string, wanted: number, seed: number, log: (s: str
     const misses: string[] = [];
     const extras: string[] = [];
     for (const { path, def } of sample) {
-      const truth = oracle.referencingFiles(path, def.line, def.name);
+      const truth = ts ? ts.referencingFiles(path, def.line, def.name) : await jedi!.referencingFiles(path, def.line, def.name);
       if (truth === null) {
         skipped++;
         continue;
@@ -109,8 +150,10 @@ async function scoreRepo(dir: string, wanted: number, seed: number, log: (s: str
       for (const f of truth) if (!got.has(f) && misses.length < 10) misses.push(`${def.name} (${path}) used in ${f}`);
       for (const f of got) if (!truth.has(f) && extras.length < 10) extras.push(`${def.name} (${path}) not used in ${f}`);
     }
+    jedi?.close();
     return {
       repo: basename(dir),
+      language,
       files: tick.drained,
       symbols: sample.length - skipped,
       skipped,
@@ -139,7 +182,15 @@ async function main(): Promise<number> {
   }
   const log = (s: string) => process.stderr.write(`eval:refs: ${s}\n`);
   const scores: RepoScore[] = [];
-  for (const r of options.repos) scores.push(await scoreRepo(r, options.symbols, options.seed, log));
+  const python = hasJedi();
+  if (!python) log('python3 cannot import jedi: the Python check is skipped (Debian: apt-get install python3-jedi)');
+  for (const r of options.repos) {
+    for (const language of ['typescript', 'python'] as const) {
+      if (language === 'python' && !python) continue;
+      const score = await scoreRepo(r, language, options.symbols, options.seed, log);
+      if (score) scores.push(score);
+    }
+  }
   const tp = scores.reduce((n, s) => n + s.truePositives, 0);
   const ours = scores.reduce((n, s) => n + s.ours, 0);
   const theirs = scores.reduce((n, s) => n + s.theirs, 0);
@@ -149,9 +200,16 @@ async function main(): Promise<number> {
     return 0;
   }
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  process.stdout.write('| repository | files | symbols | files named by the language service | by refs | recall | precision |\n| :-- | --: | --: | --: | --: | --: | --: |\n');
-  for (const s of scores) process.stdout.write(`| ${s.repo} | ${s.files} | ${s.symbols} | ${s.theirs} | ${s.ours} | ${pct(s.recall)} | ${pct(s.precision)} |\n`);
-  process.stdout.write(`| **all** | | ${all.symbols} | ${theirs} | ${ours} | **${pct(all.recall)}** | **${pct(all.precision)}** |\n`);
+  process.stdout.write('| repository | language | files | symbols | files named by the oracle | by refs | recall | precision |\n| :-- | :-- | --: | --: | --: | --: | --: | --: |\n');
+  for (const s of scores) process.stdout.write(`| ${s.repo} | ${s.language} | ${s.files} | ${s.symbols} | ${s.theirs} | ${s.ours} | ${pct(s.recall)} | ${pct(s.precision)} |\n`);
+  for (const language of ['typescript', 'python'] as const) {
+    const of = scores.filter((s) => s.language === language);
+    if (of.length === 0) continue;
+    const t = of.reduce((n, s) => n + s.truePositives, 0);
+    const o = of.reduce((n, s) => n + s.ours, 0);
+    const h = of.reduce((n, s) => n + s.theirs, 0);
+    process.stdout.write(`| **all ${language}** | | | ${of.reduce((n, s) => n + s.symbols, 0)} | ${h} | ${o} | **${pct(h === 0 ? 1 : t / h)}** | **${pct(o === 0 ? 1 : t / o)}** |\n`);
+  }
   for (const s of scores) {
     if (s.misses.length > 0) process.stdout.write(`\n${s.repo} misses: ${s.misses.join('; ')}\n`);
     if (s.extras.length > 0) process.stdout.write(`${s.repo} extras: ${s.extras.join('; ')}\n`);

@@ -91,17 +91,20 @@ const MAX_PACKAGE_FILES = 500;
  * name on (an importer of a home, or of a barrel, that names it, or re-exports all with
  * `export *`), a few steps out; and every user that imports one of those. A user whose import
  * of the name cannot be resolved to a file but names one of the repository's own packages or a
- * path alias (`@/x`, `~/x`, `#x`) is kept too: it is how a monorepo's packages and a package's
- * own tests import it.
+ * path alias (`@/x`, `~/x`, `#x`) is kept too, when the name is defined in one file only: it is
+ * how a monorepo's packages and a package's own tests import it. A file that defines the name
+ * itself (`definers`) is never a barrel for another definition of it.
  */
-function reachingFiles(db: Database, index: ImportIndex, homes: Set<string>, users: Map<string, FileUses>): Set<string> {
+function reachingFiles(db: Database, index: ImportIndex, homes: Set<string>, users: Map<string, FileUses>, definers: Set<string>): Set<string> {
+  const unique = definers.size === 1;
   const reach = new Set(homes);
   let frontier = [...homes];
   for (let step = 0; step < MAX_BARREL_STEPS && frontier.length > 0; step++) {
     const next: string[] = [];
     for (const h of frontier) {
       for (const b of index.importersOf.get(h) ?? []) {
-        if (reach.has(b) || !(users.has(b) || reexportsAll(db, b))) continue;
+        // A file that defines the name itself passes on its own definition, not this one.
+        if (reach.has(b) || definers.has(b) || !(users.has(b) || reexportsAll(db, b))) continue;
         reach.add(b);
         next.push(b);
       }
@@ -122,7 +125,9 @@ function reachingFiles(db: Database, index: ImportIndex, homes: Set<string>, use
         break;
       }
     }
-    if (!found && f.uses.some((u) => u.kind === 'other')) {
+    // By package name, an import cannot tell two definitions of the name apart: only a name
+    // defined in one file is taken to be imported that way.
+    if (!found && unique && f.uses.some((u) => u.kind === 'other')) {
       packages ??= ownPackageNames(db);
       found = importsByOwnName(db, f, packages);
     }
@@ -206,7 +211,7 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
   if (scoped) {
     const index = importIndex(db);
     if (defs.every((d) => MODULE_LANGUAGES.has(index.languageOf.get(d.path) ?? ''))) {
-      const keep = reachingFiles(db, index, new Set(defs.map((d) => d.path)), users);
+      const keep = reachingFiles(db, index, new Set(defs.map((d) => d.path)), users, new Set(all.map((d) => d.path)));
       const kept = files.filter((f) => keep.has(f.path));
       byNameOnly = files.length - kept.length;
       files = kept;
@@ -297,10 +302,12 @@ export function impactAnswer(db: Database, target: ImpactTarget, depth: number):
   };
   for (const name of names) {
     const found = usesOf(db, name);
+    const definers = new Set(definitionsOf(db, name).map((d) => d.path));
+    for (const h of homes) definers.add(h);
     const users = new Map(found.files.map((f) => [f.path, f]));
     const homeSet = new Set(homes);
     const scoped = homes.every((h) => MODULE_LANGUAGES.has(index.languageOf.get(h) ?? ''));
-    const keep = scoped ? reachingFiles(db, index, homeSet, users) : new Set(users.keys());
+    const keep = scoped ? reachingFiles(db, index, homeSet, users, definers) : new Set(users.keys());
     for (const f of found.files) if (keep.has(f.path)) reach(f.path, 1, 'refs');
   }
   // … and the files that import one of the homes; then importers of importers.
