@@ -164,3 +164,17 @@ test('a file that defines the name itself passes on its own definition, not the 
     assert.deepEqual(own.value.references.map((f: any) => f.path), ['src/shadow.ts', 'src/via-shadow.ts']);
   });
 });
+
+test('an import by package name does not pick between two definitions of the name', async () => {
+  const files: Record<string, string> = {
+    'package.json': '{ "name": "mylib" }\n',
+    'src/a.ts': 'export function render() {\n  return 1;\n}\n',
+    'src/b.ts': 'export function render() {\n  return 2;\n}\n',
+    'tests/render.test.ts': "import { render } from 'mylib';\nrender();\n",
+  };
+  await withSession(files, async (s) => {
+    const r = await s.dispatch('refs', { name: 'render', path: 'src/a.ts' });
+    assert.deepEqual(r.value.references, []);
+    assert.equal(r.value.by_name_only, 1);
+  });
+});
