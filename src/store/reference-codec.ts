@@ -17,29 +17,32 @@ const KIND: Record<string, ReferenceKind> = { c: 'call', t: 'type', n: 'new', i:
 
 export function encodeReferences(symbols: readonly SymbolDef[], references: readonly Reference[]): string {
   if (references.length === 0) return '';
-  const byName = new Map<string, string[]>();
+  // One growing string per name (V8 concatenates without copying): no arrays to join.
+  const byName = new Map<string, string>();
   let index: Map<string, number[]> | undefined;
   for (const r of references) {
     let use = LETTER[r.kind] + r.line;
     if (r.in !== undefined) {
-      if (index === undefined) {
-        index = new Map();
-        symbols.forEach((s, i) => {
-          const at = index!.get(s.name);
-          if (at) at.push(i);
-          else index!.set(s.name, [i]);
-        });
-      }
+      if (index === undefined) index = definitionIndex(symbols);
       const at = index.get(r.in);
-      if (at !== undefined) use += ':' + nearestBefore(symbols, at, r.line);
+      if (at !== undefined) use += ':' + (at.length === 1 ? at[0]! : nearestBefore(symbols, at, r.line));
     }
     const uses = byName.get(r.name);
-    if (uses) uses.push(use);
-    else byName.set(r.name, [use]);
+    byName.set(r.name, uses === undefined ? use : uses + ',' + use);
   }
   let out = '';
-  for (const [name, uses] of byName) out += '\n' + name + '\t' + uses.join(',');
+  for (const [name, uses] of byName) out += '\n' + name + '\t' + uses;
   return out + '\n';
+}
+
+function definitionIndex(symbols: readonly SymbolDef[]): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  for (let i = 0; i < symbols.length; i++) {
+    const at = index.get(symbols[i]!.name);
+    if (at) at.push(i);
+    else index.set(symbols[i]!.name, [i]);
+  }
+  return index;
 }
 
 /** Of the definitions named alike (by index), the last one starting at or before `line`. */
