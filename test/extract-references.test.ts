@@ -71,6 +71,11 @@ describe('the six scanners emit references with their callers', () => {
     assert.deepEqual(got, ['1:List/other', '2:B/inherit@A', '2:C/inherit@A', '3:Res/type@run', '3:Opts/type@run', '4:helper/call@run', '5:make/member@run', '5:Util/other@run', '6:Thing/new@run']);
   });
 
+  test('TypeScript: JSX elements and type arguments inside a body are uses too', () => {
+    const got = uses('typescript', ['export function View() {', '  const seen: Set<Item> = new Set();', '  return <Panel size={seen.size}><Row /></Panel>;', '}'].join('\n'));
+    assert.deepEqual(got, ['2:Item/type@View', '3:Panel/other@View', '3:Row/other@View']);
+  });
+
   test('JavaScript goes through the same scanner', () => {
     assert.deepEqual(uses('javascript', "const { a } = require('./a');\nmodule.exports = () => a.run(build());"), ['2:run/member', '2:build/call']);
   });

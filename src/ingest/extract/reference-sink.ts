@@ -140,6 +140,18 @@ export class ReferenceSink {
     } else this.add(name, line, 'call', depth);
   }
 
+  /**
+   * The capitalised identifier starting at `at`, right after a `<`: a type argument when a name
+   * or `.` comes before the `<` (`Array<Foo>`), else a JSX element (`<Foo …>`) or a comparison.
+   */
+  tagAt(text: string, at: number, line: number, depth: number): void {
+    if (this.#limit === 0) return;
+    let e = at + 1;
+    while (isNameChar(text.charCodeAt(e))) e++;
+    const before = text.charCodeAt(at - 2);
+    this.add(text.slice(at, e), line, isNameChar(before) || before === 46 ? 'type' : 'other', depth);
+  }
+
   /** Every capitalised identifier of `code` (a declaration's own line) as `kind`, but `except`. */
   typesIn(code: string, line: number, kind: ReferenceKind, depth: number, except: string | undefined): void {
     if (this.#limit === 0) return;

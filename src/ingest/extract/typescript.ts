@@ -40,10 +40,11 @@ const SCOPE_TEMPLATE_EXPR = 3;
 
 /**
  * Characters the code loop stops at (1); every other character is skipped in a tight loop.
- * `<`, `>` and `;` matter only while a class or namespace header waits for its body, so they
- * stop the loop only then (SPECIAL_IN_HEADER): otherwise they would be a tenth of all stops.
+ * `>` and `;` matter only while a class or namespace header waits for its body, so they stop
+ * the loop only then (SPECIAL_IN_HEADER): otherwise they would be a tenth of all stops. `<`
+ * always stops it: `<Foo` is a JSX element or a type argument, a reference either way.
  */
-const SPECIAL = stopTable('\n\'"`/{}()');
+const SPECIAL = stopTable('\n\'"`/{}()<');
 const SPECIAL_IN_HEADER = stopTable('\n\'"`/{}()<>;');
 
 export function extractTypeScript(text: string): Extraction {
@@ -235,9 +236,14 @@ class TypeScriptScanner implements BodyHeaders {
         }
         return k + 1;
       }
-      case 60: // <
+      case 60: {
+        // <
         if (scopes.pendingKind !== SCOPE_BLOCK) this.#pendingAngle++;
+        // `<Foo` is a JSX element or a type argument (`Map<string, Foo>` names only its first).
+        const next = text.charCodeAt(k + 1);
+        if (next >= 65 && next <= 90) this.#refs.tagAt(text, k + 1, this.#lineNo, scopes.kinds.length);
         return k + 1;
+      }
       case 62: // >
         if (scopes.pendingKind !== SCOPE_BLOCK && this.#pendingAngle > 0 && text.charCodeAt(k - 1) !== 61) {
           this.#pendingAngle--;
