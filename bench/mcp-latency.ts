@@ -9,11 +9,14 @@ import type { Brains } from '../src/brain/index.js';
 import { measureInitialize, type InitializeResult } from './mcp-initialize.js';
 import { measureSeek, type SeekResult } from './seek-latency.js';
 import { measureOwner, type OwnerResult } from './owner.js';
+import { measureRefs, type RefsResult } from './refs-latency.js';
 import type { BenchContext } from './tick-burst.js';
 
 export interface McpResult {
   initialize: InitializeResult | null;
   seek: SeekResult | null;
+  /** Server-side `refs` and `impact` latency (refs-latency.ts). */
+  refs: RefsResult | null;
   /** The owner (`gardener serve`) measured from outside; see owner.ts. */
   owner: OwnerResult | null;
   /** Why a half is missing: one line each, naming the half. */
@@ -24,6 +27,7 @@ export async function measureMcp(ctx: BenchContext, brains: Brains, tempDir: str
   const notMeasured: string[] = [];
   let initialize: InitializeResult | null = null;
   let seek: SeekResult | null = null;
+  let refs: RefsResult | null = null;
   let owner: OwnerResult | null = null;
   ctx.log('MCP: cold initialize against a minimal SDK stdio server, then server-side seek');
   const t0 = performance.now();
@@ -40,11 +44,17 @@ export async function measureMcp(ctx: BenchContext, brains: Brains, tempDir: str
     ctx.log(`seek not measured: ${(err as Error).message}`);
   }
   try {
+    refs = await measureRefs(ctx, brains);
+  } catch (err) {
+    notMeasured.push(`refs: ${(err as Error).message}`);
+    ctx.log(`refs not measured: ${(err as Error).message}`);
+  }
+  try {
     owner = await measureOwner(ctx, brains.home);
   } catch (err) {
     notMeasured.push(`owner: ${(err as Error).message}`);
     ctx.log(`owner not measured: ${(err as Error).message}`);
   }
   ctx.log(`MCP part took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return { initialize, seek, owner, notMeasured };
+  return { initialize, seek, refs, owner, notMeasured };
 }

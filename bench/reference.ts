@@ -46,3 +46,13 @@ export const IDLE_RATIO_TARGET = 1.5;
 export const INITIALIZE_RATIO_TARGET = 1.15;
 /** Server-side `seek` p99, idle and while a drain runs, in ms. */
 export const SEEK_P99_TARGET_MS = 10;
+/** Server-side `refs` p50 on the 5000-file brain, in ms (issue 16). */
+export const REFS_P50_TARGET_MS = 20;
+/** Server-side `impact` (depth 2) p50 on the 5000-file brain, in ms (issue 16). */
+export const IMPACT_P50_TARGET_MS = 50;
+/** A burst tick with references may cost at most this multiple of the same burst without them (issue 16). */
+export const REFERENCES_BURST_RATIO_TARGET = 1.15;
+/** The first ingest with references, against the same ingest without them. */
+export const REFERENCES_INGEST_RATIO_TARGET = 1.2;
+/** The store with references, against the same store without them. */
+export const REFERENCES_STORE_RATIO_TARGET = 1.5;

@@ -14,6 +14,11 @@ import {
   REFERENCE,
   REFERENCE_BURSTS,
   SEEK_P99_TARGET_MS,
+  REFS_P50_TARGET_MS,
+  IMPACT_P50_TARGET_MS,
+  REFERENCES_BURST_RATIO_TARGET,
+  REFERENCES_INGEST_RATIO_TARGET,
+  REFERENCES_STORE_RATIO_TARGET,
 } from './reference.js';
 import type { BenchResult, Machine } from './run-bench.js';
 import { RECONCILE_TARGET_MS, SKELETON_CANDIDATE_TARGET_MS } from './skeleton-reconcile.js';
@@ -92,6 +97,15 @@ export interface BenchJsonMcp {
   seek_drain_max_ms: number | null;
   seek_drain_burst_files: number | null;
   seek_drain_tick_ms: number | null;
+  /** Server-side `refs` and `impact` (depth 2) latency, idle, in ms (bench/refs-latency.ts). */
+  refs_p50_ms: number | null;
+  refs_p99_ms: number | null;
+  refs_max_ms: number | null;
+  refs_calls: number | null;
+  impact_p50_ms: number | null;
+  impact_p99_ms: number | null;
+  impact_max_ms: number | null;
+  impact_calls: number | null;
   /** The bench process's peak RSS at the end of the MCP part, in MB (`peak_rss_mb` is taken before it). */
   peak_rss_mb: number;
   /** The owner (`gardener serve`) measured from outside (bench/owner.ts); null when not measured. */
@@ -164,6 +178,22 @@ export interface BenchJson {
   } | null;
   /** Null when skipped with `--no-mcp`. */
   mcp: BenchJsonMcp | null;
+  /** The first ingest and a burst with references and without, in one run (bench/references-cost.ts); null when not measured. */
+  references_cost: {
+    base_files: number;
+    burst_files: number;
+    runs: number;
+    ingest_with_ms: number;
+    ingest_without_ms: number;
+    ingest_ratio: number;
+    burst_with_ms: number;
+    burst_without_ms: number;
+    burst_ratio: number;
+    store_with_mb: number;
+    store_without_mb: number;
+    store_ratio: number;
+    references_per_file: number;
+  } | null;
   targets: BenchTarget[];
   machine: Machine;
   date: string;
@@ -199,6 +229,14 @@ function mcpJson(result: BenchResult): BenchJsonMcp | null {
     seek_drain_max_ms: s ? r3(s.drain.max) : null,
     seek_drain_burst_files: s ? s.drainBurstFiles : null,
     seek_drain_tick_ms: s ? r1(s.drainTickMs) : null,
+    refs_p50_ms: mcp.refs ? r3(mcp.refs.refs.p50) : null,
+    refs_p99_ms: mcp.refs ? r3(mcp.refs.refs.p99) : null,
+    refs_max_ms: mcp.refs ? r3(mcp.refs.refs.max) : null,
+    refs_calls: mcp.refs ? mcp.refs.refs.samples : null,
+    impact_p50_ms: mcp.refs ? r3(mcp.refs.impact.p50) : null,
+    impact_p99_ms: mcp.refs ? r3(mcp.refs.impact.p99) : null,
+    impact_max_ms: mcp.refs ? r3(mcp.refs.impact.max) : null,
+    impact_calls: mcp.refs ? mcp.refs.impact.samples : null,
     peak_rss_mb: r1(result.peakRssAfterMcpMb ?? result.peakRssMb),
     owner: mcp.owner
       ? {
@@ -302,6 +340,26 @@ export function toJson(result: BenchResult): BenchJson {
       reconcile_loop_delay_p99_ms: r2(result.skeleton.reconcileLoopDelayP99Ms),
     },
     mcp: mcpJson(result),
+    references_cost: result.referencesCost
+      ? (() => {
+          const c = result.referencesCost!;
+          return {
+            base_files: c.baseFiles,
+            burst_files: c.burstFiles,
+            runs: c.runs,
+            ingest_with_ms: r1(c.ingestWithMs),
+            ingest_without_ms: r1(c.ingestWithoutMs),
+            ingest_ratio: r3(c.ingestWithMs / c.ingestWithoutMs),
+            burst_with_ms: r1(c.burstWithMs),
+            burst_without_ms: r1(c.burstWithoutMs),
+            burst_ratio: r3(c.burstWithMs / c.burstWithoutMs),
+            store_with_mb: r1(c.storeWithBytes / 1048576),
+            store_without_mb: r1(c.storeWithoutBytes / 1048576),
+            store_ratio: r3(c.storeWithBytes / c.storeWithoutBytes),
+            references_per_file: r1(c.referencesPerFile),
+          };
+        })()
+      : null,
     machine: result.machine,
     date: result.date,
   };
@@ -346,6 +404,12 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
   targets.push(judge(`MCP initialize with a parked git ≤ ${INITIALIZE_RATIO_TARGET}× the same baseline`, mcp?.parked_git_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
   targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms idle`, mcp?.seek_idle_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
   targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms during a drain`, mcp?.seek_drain_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
+  targets.push(judge(`refs p50 ≤ ${REFS_P50_TARGET_MS} ms`, mcp?.refs_p50_ms ?? null, REFS_P50_TARGET_MS, 'ms'));
+  targets.push(judge(`impact (depth 2) p50 ≤ ${IMPACT_P50_TARGET_MS} ms`, mcp?.impact_p50_ms ?? null, IMPACT_P50_TARGET_MS, 'ms'));
+  const rc = json.references_cost;
+  targets.push(judge(`a ${rc?.burst_files ?? 1000}-file burst with references ≤ ${REFERENCES_BURST_RATIO_TARGET}× without`, rc?.burst_ratio ?? null, REFERENCES_BURST_RATIO_TARGET, 'x'));
+  targets.push(judge(`the first ingest with references ≤ ${REFERENCES_INGEST_RATIO_TARGET}× without`, rc?.ingest_ratio ?? null, REFERENCES_INGEST_RATIO_TARGET, 'x'));
+  targets.push(judge(`the store with references ≤ ${REFERENCES_STORE_RATIO_TARGET}× without`, rc?.store_ratio ?? null, REFERENCES_STORE_RATIO_TARGET, 'x'));
   const o = mcp?.owner ?? null;
   targets.push(judge('proxy cold initialize ≤ 0.75× in-process', o?.proxy_initialize_ratio ?? null, 0.75, 'x'));
   targets.push(judge('REST seek p50 ≤ 2 ms idle', o?.rest_seek_p50_ms ?? null, 2, 'ms'));
@@ -403,6 +467,18 @@ function mcpLines(json: BenchJson): string[] {
         [
           ['idle', mcp.seek_queries!, fmtMs(mcp.seek_idle_p50_ms), fmtMs(mcp.seek_idle_p99_ms!), fmtMs(mcp.seek_idle_max_ms!)],
           [`during a ${mcp.seek_drain_burst_files}-file drain (tick ${fmt(mcp.seek_drain_tick_ms!)} ms)`, mcp.seek_drain_queries!, fmtMs(mcp.seek_drain_p50_ms!), fmtMs(mcp.seek_drain_p99_ms!), fmtMs(mcp.seek_drain_max_ms!)],
+        ],
+      ),
+    );
+  }
+  if (mcp.refs_p50_ms !== null) {
+    lines.push(`refs and impact, server side (dispatchTool + JSON result, idle, ${json.base_files} files):`);
+    lines.push(
+      ...formatTable(
+        ['verb', 'calls', 'p50 ms', 'p99 ms', 'max ms'],
+        [
+          ['refs (declared names)', mcp.refs_calls!, fmtMs(mcp.refs_p50_ms), fmtMs(mcp.refs_p99_ms!), fmtMs(mcp.refs_max_ms!)],
+          ['impact, depth 2 (files)', mcp.impact_calls!, fmtMs(mcp.impact_p50_ms!), fmtMs(mcp.impact_p99_ms!), fmtMs(mcp.impact_max_ms!)],
         ],
       ),
     );
@@ -468,6 +544,15 @@ export function formatText(json: BenchJson): string[] {
   );
   lines.push(`peak RSS: reference ~${(REFERENCE.peak_rss_mb / 1000).toFixed(1)} GB, ours ${fmt(json.peak_rss_mb)} MB`);
   lines.push('');
+  const rc = json.references_cost;
+  if (rc) {
+    lines.push(
+      `references: first ingest of ${rc.base_files} files ${fmt(rc.ingest_with_ms)} ms with, ${fmt(rc.ingest_without_ms)} ms without (${rc.ingest_ratio.toFixed(2)}×); ` +
+        `${rc.burst_files}-file burst ${fmt(rc.burst_with_ms)} ms with, ${fmt(rc.burst_without_ms)} ms without (${rc.burst_ratio.toFixed(2)}×, medians of ${rc.runs}); ` +
+        `store ${fmt(rc.store_with_mb)} MB with, ${fmt(rc.store_without_mb)} MB without (${rc.store_ratio.toFixed(2)}×); ${fmt(rc.references_per_file)} references per file`,
+    );
+    lines.push('');
+  }
   const sk = json.skeleton;
   lines.push(
     `skeleton: candidate ${fmt(sk.candidate_ms)} ms, ${sk.rooms} rooms (files per room ${sk.files_per_room.min}/${sk.files_per_room.median}/${sk.files_per_room.max} min/median/max, ` +

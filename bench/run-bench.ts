@@ -21,6 +21,10 @@ import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult }
 import { measureSkeleton, RECONCILE_BURST_FILES, type SkeletonBenchResult } from './skeleton-reconcile.js';
 import { measureWatch, type WatchBenchResult } from './watch-latency.js';
 import { measureTreeSitterBurst, TREE_SITTER_BURST_FILES, type TreeSitterBurstResult } from './tree-sitter-burst.js';
+import { measureReferencesCost, type ReferencesCost } from './references-cost.js';
+
+/** The burst the references' cost is measured on (issue 16: the 1000-file burst). */
+const REFERENCES_COST_BURST_FILES = 1000;
 
 /** Saves timed for the watcher's latency: 50 in a full run, fewer in a one-run smoke. */
 const WATCH_SAVES_FULL = 50;
@@ -55,6 +59,8 @@ export interface BenchResult {
   idle: IdleResult;
   /** The skeleton: candidate, its shape, a reconcile after a burst (bench/skeleton-reconcile.ts). */
   skeleton: SkeletonBenchResult;
+  /** References' cost to the ingest (bench/references-cost.ts); null when it could not be measured. */
+  referencesCost: ReferencesCost | null;
   /** The live watcher; null when it could not be measured (said in the log). */
   watch: WatchBenchResult | null;
   /** Null when skipped (`--no-mcp`). */
@@ -147,6 +153,15 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       log(`watch not measured: ${(err as Error).message}`);
     }
     const mcp = options.mcp ? await measureMcp(ctx, brains, parent) : null;
+    const peakAfterMcpMb = mcp ? peakRssMb() : null;
+    // Last: two more brains of the same repository, whose memory must not count above.
+    let referencesCost: ReferencesCost | null = null;
+    try {
+      const size = Math.min(REFERENCES_COST_BURST_FILES, Math.floor(options.baseFiles / 2));
+      referencesCost = await measureReferencesCost(parent, repo, size, options.runs, log);
+    } catch (err) {
+      log(`references cost not measured: ${(err as Error).message}`);
+    }
     return {
       date: new Date().toISOString(),
       options,
@@ -161,7 +176,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       rssAfterRepoMb,
       rssAfterIngestMb,
       peakRssMb: peakBeforeMcpMb,
-      peakRssAfterMcpMb: mcp ? peakRssMb() : null,
+      peakRssAfterMcpMb: peakAfterMcpMb,
+      referencesCost,
     };
   } finally {
     process.off('SIGINT', onSignal);

@@ -236,6 +236,47 @@ function watchSection() {
 }
 
 /** The skeleton's candidate and reconcile (bench/skeleton-reconcile.ts). */
+/** References: refs and impact latency (MCP part), and what references cost the ingest (bench/references-cost.ts). */
+function referencesSection() {
+  const parts = [];
+  const mcp = bench.mcp;
+  if (mcp && mcp.refs_p50_ms != null) {
+    parts.push(
+      `\`refs\` and \`impact\` as the server runs them (\`dispatchTool\` plus the result's JSON text), idle, on the ${bench.base_files ?? '?'}-file brain: ` +
+        `\`refs\` for names declared in the generated sources, \`impact\` (depth 2) for files of the repository, each call timed alone.`,
+      '',
+      table(
+        ['verb', 'calls', 'p50', 'p99', 'slowest'],
+        [
+          ['`refs`', String(mcp.refs_calls), `**${fmtMs(mcp.refs_p50_ms)} ms**`, `${fmtMs(mcp.refs_p99_ms)} ms`, `${fmtMs(mcp.refs_max_ms)} ms`],
+          ['`impact`, depth 2', String(mcp.impact_calls), `**${fmtMs(mcp.impact_p50_ms)} ms**`, `${fmtMs(mcp.impact_p99_ms)} ms`, `${fmtMs(mcp.impact_max_ms)} ms`],
+        ],
+        [':--', '--:', '--:', '--:', '--:'],
+      ),
+    );
+  }
+  const rc = bench.references_cost;
+  if (rc) {
+    if (parts.length) parts.push('');
+    parts.push(
+      `What references cost the ingest, in one run: the same repository ingested into fresh brains with references and without ` +
+        `(the faster of two first ingests each, alternating which goes first), then the same ${rc.burst_files}-file bursts ticked into both ` +
+        `(medians of ${rc.runs}, alternating order). Store sizes are SQLite's page count, WAL included. ${fmt(rc.references_per_file)} references per file.`,
+      '',
+      table(
+        ['measure', 'with references', 'without', 'ratio'],
+        [
+          [`first ingest of ${rc.base_files} files`, `${fmt(rc.ingest_with_ms)} ms`, `${fmt(rc.ingest_without_ms)} ms`, `**${rc.ingest_ratio.toFixed(2)}×**`],
+          [`${rc.burst_files}-file burst`, `${fmt(rc.burst_with_ms)} ms`, `${fmt(rc.burst_without_ms)} ms`, `**${rc.burst_ratio.toFixed(2)}×**`],
+          ['store', `${fmt(rc.store_with_mb)} MB`, `${fmt(rc.store_without_mb)} MB`, `**${rc.store_ratio.toFixed(2)}×**`],
+        ],
+        [':--', '--:', '--:', '--:'],
+      ),
+    );
+  }
+  return parts.length ? parts.join('\n') : 'Not in this run (the bench predates references).';
+}
+
 function skeletonSection() {
   const k = bench.skeleton;
   if (!k) return 'Not measured in this run.';
@@ -340,6 +381,10 @@ ${mcpSection()}
 ## The live watcher
 
 ${watchSection()}
+
+## References
+
+${referencesSection()}
 
 ## The skeleton
 

@@ -179,5 +179,15 @@ A repository with no qualifying commit is reported on stderr; when none of them 
 exits with 2 (so does a path that is not a git repository, or a bad option).
 `;
 
-writeFileSync(out, doc);
+// The refs eval's section (npm run eval:refs) is written from its own run: keep it as it is.
+const REFS_SECTION = '<!-- eval:refs section';
+let kept = '';
+try {
+  const old = readFileSync(out, 'utf8');
+  const at = old.indexOf(REFS_SECTION);
+  if (at >= 0) kept = '\n' + old.slice(at);
+} catch {
+  // No page yet: nothing to keep.
+}
+writeFileSync(out, doc + kept);
 process.stderr.write(`update-recall-doc: wrote ${out}\n`);

@@ -34,6 +34,10 @@ const MCP_KEYS = [
   'seek_drain_p50_ms',
   'seek_drain_p99_ms',
   'seek_drain_queries',
+  'refs_p50_ms',
+  'refs_p99_ms',
+  'impact_p50_ms',
+  'impact_p99_ms',
 ];
 
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);

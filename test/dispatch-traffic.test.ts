@@ -31,7 +31,7 @@ test('a recall verb never ticks', async () => {
   const s = await makeTestSession(f.t.brains, f.repo.dir);
   try {
     const traffic = countTraffic(s);
-    for (const [name, args] of [['seek', { query: 'fn1' }], ['north', {}], ['boot_memory', {}], ['delegate', { task: 'change fn2' }]] as const) {
+    for (const [name, args] of [['seek', { query: 'fn1' }], ['north', {}], ['boot_memory', {}], ['delegate', { task: 'change fn2' }], ['refs', { name: 'fn1' }], ['impact', { name: 'fn1' }]] as const) {
       const r = await s.dispatch(name, args);
       assert.equal(r.isError, undefined, `${name}: ${JSON.stringify(r.value)}`);
     }

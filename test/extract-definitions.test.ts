@@ -683,7 +683,7 @@ describe('line endings, empty files and dispatch', () => {
   test('an empty or blank file has nothing in it', () => {
     for (const [language] of samples) {
       for (const text of ['', '\n', '\r\n', '   \n\t\n']) {
-        assert.deepEqual(extractDefinitions(language, text), { symbols: [], imports: [] }, language);
+        assert.deepEqual(extractDefinitions(language, text), { symbols: [], imports: [], references: [] }, language);
       }
     }
   });

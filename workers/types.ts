@@ -2,8 +2,9 @@
  * The messages between the main thread and the workers, in one place (piscina's src/types.ts).
  * Everything here crosses a thread boundary by structured clone: plain data only.
  */
-import type { ImportRef, SymbolDef } from '../src/ingest/extract/types.js';
+import type { ImportRef, Reference, SymbolDef } from '../src/ingest/extract/types.js';
 import type { MessagePort } from 'node:worker_threads';
+import { encodeReferences } from '../src/store/reference-codec.js';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 
 export type { DetectRequest, DetectResult };
@@ -51,6 +52,8 @@ export interface HashExtractTask {
   items: BacklogItem[];
   /** Files larger than this are hashed but not full-text indexed, in bytes. */
   maxIndexBytes: number;
+  /** Extract references; false only in the bench's with/without comparison. @default true */
+  references?: boolean;
 }
 
 interface ResultBase {
@@ -96,6 +99,8 @@ export interface IngestedResult extends ResultBase {
    * timed out, grammar failed): the writer raises it as an alert naming the file.
    */
   note?: { code: string; message: string };
+  /** The file's references, as stored (src/store/reference-codec.ts): grouped by name, `in` as a definition index. */
+  refsText: string;
 }
 export interface FailedResult extends ResultBase {
   status: 'failed';
@@ -119,11 +124,12 @@ export function textBuffers(results: readonly FileResult[]): ArrayBuffer[] {
 }
 
 /** Serialises an extraction into the fields an IngestedResult carries. */
-export function extractionFields(symbols: readonly SymbolDef[], imports: readonly ImportRef[]) {
+export function extractionFields(symbols: readonly SymbolDef[], imports: readonly ImportRef[], references: readonly Reference[] = []) {
   return {
     symbolsJson: JSON.stringify(symbols),
     symbolCount: symbols.length,
     symbolNames: symbols.map((s) => s.name).join(' '),
     importsJson: JSON.stringify(imports),
+    refsText: encodeReferences(symbols, references),
   };
 }

@@ -46,6 +46,25 @@ program
   .option('--json', 'print a JSON array')
   .action(async (query, opts) => (await import('./commands/seek.js')).seek(query, opts));
 
+program
+  .command('refs')
+  .description("who uses a name: its definitions, then every use (path, line, enclosing definition, kind)")
+  .argument('<name>', 'an identifier, exactly as written (case-sensitive)')
+  .option('--root <dir>', 'a folder covered by the brain', '.')
+  .option('--path <file>', 'only the definition in this file, when the name has several')
+  .option('--limit <n>', 'most files of uses', '50')
+  .option('--json', 'print one JSON object')
+  .action(async (name, opts) => (await import('./commands/refs.js')).refs(name, opts));
+
+program
+  .command('impact')
+  .description('what may break if a file or a name changes: its users and importers, transitively, and the tests among them')
+  .argument('<path-or-name>', 'a file inside the brain, or a defined name')
+  .option('--root <dir>', 'a folder covered by the brain', '.')
+  .option('--depth <n>', 'import steps to follow (1 to 4)', '2')
+  .option('--json', 'print one JSON object')
+  .action(async (target, opts) => (await import('./commands/impact.js')).impact(target, opts));
+
 const daemon = program.command('daemon').description('arm, disarm or inspect the vigil of a brain (persisted in its store)');
 for (const [name, what] of [
   ['start', 'arm the brain: traffic advances its freshness'],

@@ -18,6 +18,7 @@ import { joinFsPath } from '../paths/path-bytes.js';
 import { languageOf, languageOfFile } from './language.js';
 import { extractFile } from './extraction.js';
 import { indexableText, keptOutOfMap } from './secrets/index.js';
+import { setReferencesKept } from './extract/reference-sink.js';
 import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
@@ -34,6 +35,7 @@ function hasher() {
 
 export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[]> {
   const api = await hasher();
+  setReferencesKept(task.references !== false);
   const out: FileResult[] = [];
   // A path its root's .gardenerignore keeps out leaves the map like a deleted file.
   const keptOut = keptOutOfMap(task.roots);
@@ -95,7 +97,7 @@ async function processOne(
     // Extraction sees only the redacted text. A grammar that fails or a parse past its bounds
     // still leaves the text indexed, with a note.
     const { extraction, note } = text === null ? { extraction: { symbols: [], imports: [] }, note: undefined } : await extractFile(language, text, indexed!.bytes.length);
-    const { symbols, imports } = extraction;
+    const { symbols, imports, references } = extraction;
     return {
       ...base,
       status: 'ingested',
@@ -105,7 +107,7 @@ async function processOne(
       language,
       lines: text === null ? 0 : countLines(text),
       text: indexed === null ? null : ownBuffer(indexed.bytes),
-      ...extractionFields(symbols, imports),
+      ...extractionFields(symbols, imports, references),
       ...(note === undefined ? {} : { note }),
     };
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * Applies ingest results to the code map: file rows (with their definitions and imports) and
+ * Applies ingest results to the code map: file rows (with their definitions, imports and references) and
  * the full-text index,
  * and removes each item from the backlog in the same transaction. An item already gone from
  * the backlog (another process committed it first) is skipped, so two writers never ingest a
@@ -65,14 +65,14 @@ function upsertFile(db: Database, existing: number | undefined, rootId: number, 
   const indexed = r.text === null ? 0 : 1;
   if (existing !== undefined) {
     db.prepare(
-      'UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, symbol_count = ?, symbols = ?, imports = ?, ingested_at = ? WHERE id = ?',
-    ).run(r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, now, existing);
+      'UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, symbol_count = ?, symbols = ?, imports = ?, refs = ?, ingested_at = ? WHERE id = ?',
+    ).run(r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, r.refsText, now, existing);
     return existing;
   }
   db.prepare(
-    `INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, symbol_count, symbols, imports, ingested_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, now);
+    `INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, symbol_count, symbols, imports, refs, ingested_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, r.refsText, now);
   return db.prepare('SELECT last_insert_rowid() AS id').get<{ id: number }>()!.id;
 }
 

@@ -15,3 +15,4 @@ export { addNote, removeNote, bootNotes, countNotes, searchNotes, type Note, typ
 export { languageCounts, importCounts, topFolders, symbolsOf, type FolderSummary } from './orientation.js';
 export { deferUpkeep, runUpkeep, FTS_MERGE_PAGES, UPKEEP_MERGE_BUDGET_MS, CHECKPOINT_WAL_BYTES, type UpkeepOutcome, type UpkeepOptions } from './maintenance.js';
 export { compareWithMap, type ChangeAgainstMap, type SeenEntry } from './changes.js';
+export { definitionsOf, usesOf, nearestNames, MAX_DEFINITION_FILES, MAX_USE_FILES, type DefinitionHit, type UseHit, type FileUses, type UsesOutcome } from './references.js';

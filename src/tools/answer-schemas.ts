@@ -55,5 +55,27 @@ export const delegateAnswer = z.object({
   freshness: freshnessSchema,
 }).passthrough();
 
+export const refsAnswerSchema = z.object({
+  name: z.string(),
+  why,
+  definitions: z.array(z.object({ path: z.string(), line: z.number().int(), kind: z.string() }).passthrough()),
+  references: z.array(z.object({
+    path: z.string(),
+    room: z.string().optional(),
+    uses: z.array(z.object({ line: z.number().int(), in: z.string().optional().describe('the enclosing definition'), kind: z.string() }).passthrough()),
+  }).passthrough()),
+  ...budgeted,
+  freshness: freshnessSchema,
+}).passthrough();
+
+export const impactAnswerSchema = z.object({
+  why,
+  depth: z.number().int(),
+  total: z.number().int(),
+  files: z.array(z.object({ path: z.string(), distance: z.number().int(), via: z.string(), room: z.string().optional(), test: z.boolean().optional() }).passthrough()),
+  tests: z.array(z.string()),
+  freshness: freshnessSchema,
+}).passthrough();
+
 /** Hints for the verbs that only read the map. */
 export const READ_ONLY = Object.freeze({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });

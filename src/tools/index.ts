@@ -4,6 +4,7 @@
  */
 import type { ToolDef } from '../dispatch/index.js';
 import { seekTool, northTool, bootMemoryTool, delegateTool } from './recall-tools.js';
+import { refsTool, impactTool } from './reference-tools.js';
 import { rememberTool, forgetTool } from './memory-tools.js';
 import { ingestTool, scanTool, scanAllTool } from './heavy-tools.js';
 import { sessionHandshakeTool, alertsListTool, alertsAckTool } from './session-tools.js';
@@ -15,6 +16,8 @@ export const TOOLS: readonly ToolDef[] = [
   northTool,
   bootMemoryTool,
   delegateTool,
+  refsTool,
+  impactTool,
   rememberTool,
   forgetTool,
   ingestTool,

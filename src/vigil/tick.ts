@@ -43,6 +43,8 @@ export interface TickOptions {
   gitTimeoutMs?: number;
   /** Wall clock, injectable for tests. @default Date.now */
   now?: () => number;
+  /** Extract references (false only for the bench's with/without comparison). @default true */
+  references?: boolean;
 }
 
 export interface TickReport {
@@ -174,7 +176,7 @@ async function drain(
         break;
       }
       after = items[items.length - 1]!.id;
-      const slot: Slot = { promise: brain.pool.hashExtract({ roots: rootPaths, items, maxIndexBytes }, options.signal), settled: false };
+      const slot: Slot = { promise: brain.pool.hashExtract({ roots: rootPaths, items, maxIndexBytes, references: options.references }, options.signal), settled: false };
       slot.promise.then(
         (out) => Object.assign(slot, { out, settled: true }),
         (err) => Object.assign(slot, { err, settled: true }),

@@ -12,6 +12,7 @@
  * `var`s are reported as `const` (the closest kind the code map has for a named value).
  */
 import { isWordChar, skipPast, skipQuoted, stopTable } from './line-lexer.js';
+import { GO_KEYWORDS, isNameChar, ReferenceSink } from './reference-sink.js';
 import { symbolDef } from './symbol-def.js';
 import type { Extraction, ImportRef, SymbolDef, SymbolKind } from './types.js';
 
@@ -35,6 +36,7 @@ const NAME = /^[A-Za-z_]\w*/;
 export function extractGo(text: string): Extraction {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
+  const refs = new ReferenceSink(GO_KEYWORDS);
   const len = text.length;
 
   // Inside a block comment or raw string the scan resumes at this index.
@@ -62,6 +64,7 @@ export function extractGo(text: string): Extraction {
       const first = text.charCodeAt(i);
       if (i < end && first !== 47 && first !== 41) {
         const line = text.slice(i, end);
+        const symbolsFrom = symbols.length;
         let m: RegExpExecArray | null;
         if (group !== GROUP_NONE && parenDepth === 1) {
           if (group === GROUP_IMPORT) {
@@ -87,6 +90,7 @@ export function extractGo(text: string): Extraction {
             if (name !== null) push(symbols, name[0], typeKind(rest.slice(name[0].length)), lineNo, undefined);
           }
         }
+        if (symbols.length > symbolsFrom) refs.afterLine(symbols, symbolsFrom, imports, imports.length, line, lineNo, 0, false);
       }
     }
 
@@ -133,6 +137,7 @@ export function extractGo(text: string): Extraction {
           }
           break;
         case 40:
+          if (isNameChar(text.charCodeAt(k - 1))) refs.callAt(text, k, lineNo, braceDepth);
           parenDepth++;
           break;
         case 41:
@@ -145,7 +150,7 @@ export function extractGo(text: string): Extraction {
     if (nl >= len) break;
     pos = nl + 1;
   }
-  return { symbols, imports };
+  return { symbols, imports, references: refs.references };
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { JavaMembers, type JavaFrame } from './java-members.js';
 import { skipPast, skipQuoted, stopTable } from './line-lexer.js';
+import { C_FAMILY_KEYWORDS, isNameChar, ReferenceSink } from './reference-sink.js';
 import { ScopeStack } from './scope-stack.js';
 import type { Extraction } from './types.js';
 
@@ -18,6 +19,8 @@ export function extractJava(text: string): Extraction {
   const len = text.length;
   const scopes = new ScopeStack<JavaFrame>();
   const members = new JavaMembers(scopes);
+  const refs = new ReferenceSink(C_FAMILY_KEYWORDS);
+  const { symbols, imports } = members;
 
   // Inside a block comment or text block the scan resumes at this index.
   let resumeAt = 0;
@@ -30,7 +33,14 @@ export function extractJava(text: string): Extraction {
     if (nl < 0) nl = len;
     const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
 
-    if (resumeAt <= pos) members.readLine(text, pos, end, lineNo);
+    if (resumeAt <= pos) {
+      const symbolsFrom = symbols.length;
+      const importsFrom = imports.length;
+      members.readLine(text, pos, end, lineNo);
+      if (symbols.length > symbolsFrom || imports.length > importsFrom) {
+        refs.afterLine(symbols, symbolsFrom, imports, importsFrom, text.slice(pos, end), lineNo, scopes.kinds.length, true);
+      }
+    }
 
     // The character loop: comments, strings, text blocks, char literals, braces.
     let k = resumeAt > pos ? resumeAt : pos;
@@ -68,6 +78,7 @@ export function extractJava(text: string): Extraction {
           k = skipQuoted(text, k, end, c) + 1;
           continue;
         default:
+          if (c === 40 && isNameChar(text.charCodeAt(k - 1))) refs.callAt(text, k, lineNo, scopes.kinds.length);
           scopes.punctuation(c);
       }
       k++;
@@ -76,5 +87,5 @@ export function extractJava(text: string): Extraction {
     if (nl >= len) break;
     pos = nl + 1;
   }
-  return { symbols: members.symbols, imports: members.imports };
+  return { symbols, imports, references: refs.references };
 }

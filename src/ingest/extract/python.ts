@@ -12,6 +12,7 @@
  * `from m import *` and linters follow), and a member is exported only if its class is.
  */
 import { stopTable } from './line-lexer.js';
+import { isNameChar, PYTHON_KEYWORDS, ReferenceSink } from './reference-sink.js';
 import { symbolDef } from './symbol-def.js';
 import type { Extraction, ImportRef, SymbolDef } from './types.js';
 
@@ -34,6 +35,13 @@ const FROM_IMPORT = /^from\s+([\w.]+)\s+import\b/;
 const CONSTANT = /^([A-Z_][A-Z0-9_]*)\s*(?::[^=\n]*)?=(?!=)/;
 const TYPE_ALIAS = /^type\s+([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=/;
 const HAS_LETTER = /[A-Z]/;
+/** The names a `from m import a, b as c` brings in (a parenthesised list's first line only). */
+const FROM_NAMES = /\bimport\s+\(?([^#;\n]*)/;
+const IMPORTED_NAME = /([A-Za-z_][\w]*)(?:\s+as\s+\w+)?/g;
+/** A class's bases: `class A(b.Base, Mixin, metaclass=M):`, each by its last segment. */
+const BASES = /^class\s+\w+\s*\(([^)\n]*)/;
+const BASE_NAME = /([A-Za-z_]\w*)\s*(?=[,)=]|$)/g;
+const DECORATOR = /^@\s*(?:[\w]+\s*\.\s*)*([A-Za-z_]\w*)/;
 
 interface Block {
   indent: number;
@@ -46,7 +54,10 @@ export function extractPython(text: string): Extraction {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
   const blocks: Block[] = [];
+  const refs = new ReferenceSink(PYTHON_KEYWORDS);
   const len = text.length;
+  // The indent of the current logical line: a reference deeper than a definition's is inside it.
+  let lineIndent = 0;
 
   // 0, or the quote character of the triple-quoted string the scan is inside.
   let tripleQuote = 0;
@@ -81,8 +92,14 @@ export function extractPython(text: string): Extraction {
       }
       const first = text.charCodeAt(i);
       if (i < end && first !== 35) {
+        lineIndent = indent;
         while (blocks.length > 0 && blocks[blocks.length - 1]!.indent >= indent) blocks.pop();
         const top = blocks[blocks.length - 1];
+        const symbolsFrom = symbols.length;
+        if (first === 64) {
+          const m = DECORATOR.exec(text.slice(i, end));
+          if (m !== null) refs.add(m[1]!, lineNo, 'decorator', indent);
+        }
         // Only lines whose first letter can begin a definition or an import are sliced and
         // tested, each with the one pattern its first letter allows.
         const candidate =
@@ -114,7 +131,14 @@ export function extractPython(text: string): Extraction {
               } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
             }
           } else if (first === 102) {
-            if ((m = FROM_IMPORT.exec(line)) !== null) imports.push({ module: m[1]!, line: lineNo });
+            if ((m = FROM_IMPORT.exec(line)) !== null) {
+              imports.push({ module: m[1]!, line: lineNo });
+              const names = FROM_NAMES.exec(line.slice(m[0].length - 6));
+              if (names !== null) {
+                IMPORTED_NAME.lastIndex = 0;
+                for (let n = IMPORTED_NAME.exec(names[1]!); n !== null; n = IMPORTED_NAME.exec(names[1]!)) refs.add(n[1]!, lineNo, 'other', 0);
+              }
+            }
           } else if (first === 105) {
             if ((m = IMPORT.exec(line)) !== null) {
               for (const part of m[1]!.split(',')) {
@@ -126,6 +150,17 @@ export function extractPython(text: string): Extraction {
             if ((m = TYPE_ALIAS.exec(line)) !== null) push(symbols, m[1]!, 'type', lineNo, isPublic(m[1]!), undefined);
           } else if ((m = CONSTANT.exec(line)) !== null && HAS_LETTER.test(m[1]!)) {
             push(symbols, m[1]!, 'const', lineNo, isPublic(m[1]!), undefined);
+          }
+          if (symbols.length > symbolsFrom) {
+            const def = symbols[symbols.length - 1]!;
+            refs.defined(def.name, indent, lineNo);
+            if (def.kind === 'class') {
+              const bases = BASES.exec(line);
+              if (bases !== null) {
+                BASE_NAME.lastIndex = 0;
+                for (let b = BASE_NAME.exec(bases[1]!); b !== null; b = BASE_NAME.exec(bases[1]!)) refs.add(b[1]!, lineNo, 'inherit', indent);
+              }
+            } else if (def.kind === 'function' || def.kind === 'method') refs.typesIn(line, lineNo, 'type', indent, def.name);
           }
         }
       }
@@ -183,6 +218,7 @@ export function extractPython(text: string): Extraction {
         k += 2;
         continue;
       }
+      if (c === 40 && isNameChar(text.charCodeAt(k - 1))) refs.callAt(text, k, lineNo, lineIndent);
       if (c === 40 || c === 91 || c === 123) bracketDepth++;
       else if (bracketDepth > 0) bracketDepth--;
       k++;
@@ -191,7 +227,7 @@ export function extractPython(text: string): Extraction {
     if (nl >= len) break;
     pos = nl + 1;
   }
-  return { symbols, imports };
+  return { symbols, imports, references: refs.references };
 }
 
 const DEFINITION_START = /^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+[A-Za-z_\u00C0-\uFFFF]/;

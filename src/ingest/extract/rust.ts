@@ -10,6 +10,7 @@
  * body, whose `fn`s are methods of the implementing type or trait.
  */
 import { isWordChar, skipPast, stopTable } from './line-lexer.js';
+import { C_FAMILY_KEYWORDS, isNameChar, ReferenceSink } from './reference-sink.js';
 import { RustItems, type RustFrame } from './rust-items.js';
 import { ScopeStack } from './scope-stack.js';
 import type { Extraction } from './types.js';
@@ -24,6 +25,8 @@ export function extractRust(text: string): Extraction {
   const len = text.length;
   const scopes = new ScopeStack<RustFrame>();
   const items = new RustItems(scopes);
+  const refs = new ReferenceSink(C_FAMILY_KEYWORDS);
+  const { symbols, imports } = items;
 
   let mode = MODE_CODE;
   let commentDepth = 0;
@@ -38,7 +41,14 @@ export function extractRust(text: string): Extraction {
     if (nl < 0) nl = len;
     const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
 
-    if (mode === MODE_CODE && resumeAt <= pos) items.readLine(text, pos, end, lineNo);
+    if (mode === MODE_CODE && resumeAt <= pos) {
+      const symbolsFrom = symbols.length;
+      const importsFrom = imports.length;
+      items.readLine(text, pos, end, lineNo);
+      if (symbols.length > symbolsFrom || imports.length > importsFrom || text.startsWith('impl', pos)) {
+        refs.afterLine(symbols, symbolsFrom, imports, importsFrom, text.slice(pos, end).trim(), lineNo, scopes.kinds.length, true);
+      }
+    }
 
     // The character loop: nested comments, multi-line and raw strings, char literals, braces.
     let k = resumeAt > pos ? resumeAt : pos;
@@ -97,6 +107,7 @@ export function extractRust(text: string): Extraction {
           k = skipCharLiteral(text, k, end);
           continue;
         default:
+          if (c === 40 && isNameChar(text.charCodeAt(k - 1))) refs.callAt(text, k, lineNo, scopes.kinds.length);
           // `mod x;` has no body: the `;` keeps its header from claiming a later brace.
           scopes.punctuation(c);
       }
@@ -106,7 +117,7 @@ export function extractRust(text: string): Extraction {
     if (nl >= len) break;
     pos = nl + 1;
   }
-  return { symbols: items.symbols, imports: items.imports };
+  return { symbols, imports, references: refs.references };
 }
 
 /** The `#` count of a raw string whose opening quote is at `quote`, or -1 for an ordinary string. */

@@ -8,6 +8,7 @@
  * here, and the scanner hands over the lines that follow until it closes. Exports that name a
  * declaration elsewhere are applied once the whole file has been read (typescript-export-names.ts).
  */
+import type { ReferenceSink } from './reference-sink.js';
 import type { ScopeFrame } from './scope-stack.js';
 import { symbolDef } from './symbol-def.js';
 import type { Extraction, ImportRef, SymbolDef, SymbolKind } from './types.js';
@@ -46,6 +47,11 @@ const PRIVATE_MODIFIER = /\b(?:private|protected)\s/;
 const AFTER_VARIABLE_NAME = /^\s*(?:[!:=;,]|$)/;
 /** Words that follow `export default` as a declaration, not as the name of one. */
 const DECLARATION_WORDS = new Set(['function', 'class', 'async', 'abstract', 'interface', 'enum', 'const', 'new']);
+/** The names an import or re-export clause brings in: each name, or the one before its `as`. */
+const CLAUSE_NAME = /([\w$]+)(?:\s+as\s+[\w$]+)?/g;
+/** Words of an import clause that name nothing imported. */
+const CLAUSE_WORDS = new Set(['import', 'export', 'type', 'typeof', 'from', 'default', 'as']);
+const STAR_AS = /\*\s*as\s+[\w$]+/;
 
 /** An open class or namespace body. */
 export interface TypeScriptFrame extends ScopeFrame {
@@ -66,15 +72,29 @@ export class TypeScriptDeclarations {
   readonly #symbols: SymbolDef[] = [];
   readonly #imports: ImportRef[] = [];
   readonly #exportNames = new ExportNames();
+  readonly #refs: ReferenceSink;
+  /** The brace depth of the line being read: where a definition found on it opens. */
+  #depth = 0;
   // A statement whose module string, or whose closing `}`, comes on a later line.
   #pendingImportLine = 0;
   #pendingListLine = 0;
   #pendingListText = '';
   #pendingListCommonJs = false;
 
-  constructor(text: string, headers: BodyHeaders) {
+  constructor(text: string, headers: BodyHeaders, refs: ReferenceSink) {
     this.#text = text;
     this.#headers = headers;
+    this.#refs = refs;
+  }
+
+  /** The names an import or re-export clause (`{ a, b as c }`, `D, * as ns`) brings from its module. */
+  #clauseNames(clause: string, line: number): void {
+    // `* as ns` binds a local name only; what the file uses of it is read at each `ns.x(`.
+    const names = clause.includes('*') ? clause.replace(STAR_AS, '') : clause;
+    CLAUSE_NAME.lastIndex = 0;
+    for (let m = CLAUSE_NAME.exec(names); m !== null; m = CLAUSE_NAME.exec(names)) {
+      if (!CLAUSE_WORDS.has(m[1]!)) this.#refs.add(m[1]!, line, 'other', 0);
+    }
   }
 
   /** Whether an import or export list is still open, so the next line goes on with it. */
@@ -83,8 +103,8 @@ export class TypeScriptDeclarations {
   }
 
   /** The next line of an open import or export list, from its first non-blank character. */
-  continueStatement(line: string): void {
-    if (this.#pendingImportLine !== 0) this.#continueImport(line);
+  continueStatement(line: string, lineNo: number): void {
+    if (this.#pendingImportLine !== 0) this.#continueImport(line, lineNo);
     else if (this.#pendingListLine !== 0) this.#continueList(line);
   }
 
@@ -94,22 +114,32 @@ export class TypeScriptDeclarations {
   }
 
   /** A line at the top level or in a namespace body: declarations, imports, exports. */
-  declaration(line: string, lineNo: number, end: number, parent: string | undefined): void {
+  declaration(line: string, lineNo: number, end: number, parent: string | undefined, depth: number): void {
+    this.#depth = depth;
     if (line.startsWith('import')) {
       const after = line.charCodeAt(6);
       // `import(` and `import.meta` are expressions; the character loop handles `import(`.
       if (after !== 40 && after !== 46 && !IMPORT_EQUALS.test(line)) {
         const found = FROM_MODULE.exec(line) ?? SIDE_EFFECT_IMPORT.exec(line);
-        if (found !== null) this.#imports.push({ module: found[2]!, line: lineNo });
-        else if (!line.includes(';')) this.#pendingImportLine = lineNo;
+        if (found !== null) {
+          this.#imports.push({ module: found[2]!, line: lineNo });
+          if (found.index > 6) this.#clauseNames(line.slice(6, found.index), lineNo);
+        } else if (!line.includes(';')) {
+          this.#pendingImportLine = lineNo;
+          this.#clauseNames(line.slice(6), lineNo);
+        }
       }
       return;
     }
     if (line.startsWith('export') && EXPORT_BRACE_OR_STAR.test(line)) {
       const from = FROM_MODULE.exec(line);
       this.#pendingListCommonJs = false;
-      if (from !== null) this.#imports.push({ module: from[2]!, line: lineNo });
-      else if (line.includes('}')) this.#finishList(line, lineNo);
+      if (from !== null) {
+        this.#imports.push({ module: from[2]!, line: lineNo });
+        // `export * from`: the file passes on every name of the module; `*` marks it a barrel.
+        if (line.charCodeAt(EXPORT_BRACE_OR_STAR.exec(line)![0].length - 1) === 42) this.#refs.add('*', lineNo, 'other', 0);
+        else this.#clauseNames(line.slice(6, from.index), lineNo);
+      } else if (line.includes('}')) this.#finishList(line, lineNo);
       else if (!line.includes(';')) {
         if (line.includes('{')) this.#startList(line, lineNo);
         else this.#pendingImportLine = lineNo;
@@ -132,6 +162,14 @@ export class TypeScriptDeclarations {
     const exported = head[1] !== undefined;
     const word = head[4]!;
     const rest = line.slice(head[0].length);
+    const before = this.#symbols.length;
+    this.#declared(word, rest, lineNo, end, exported, parent);
+    if (this.#symbols.length > before || word === 'class') {
+      this.#refs.lineTypes(rest, lineNo, depth, this.#symbols.length > before ? this.#symbols[this.#symbols.length - 1]!.name : undefined);
+    }
+  }
+
+  #declared(word: string, rest: string, lineNo: number, end: number, exported: boolean, parent: string | undefined): void {
     let m: RegExpExecArray | null;
     switch (word) {
       case 'function':
@@ -179,7 +217,8 @@ export class TypeScriptDeclarations {
   }
 
   /** A line directly in a class body: methods, accessors, and properties holding functions. */
-  classMember(line: string, lineNo: number, end: number, frame: TypeScriptFrame): void {
+  classMember(line: string, lineNo: number, end: number, frame: TypeScriptFrame, depth: number): void {
+    this.#depth = depth;
     const method = METHOD.exec(line);
     let name: string | undefined;
     let modifiers = '';
@@ -193,10 +232,16 @@ export class TypeScriptDeclarations {
         modifiers = property[1]!;
       }
     }
-    if (name === undefined || name === 'constructor') return;
-    const hidden = name.charCodeAt(0) === 35 || (modifiers.length > 0 && PRIVATE_MODIFIER.test(modifiers));
-    const symbol = this.#add(name, 'method', lineNo, frame.exported && !hidden, frame.name);
-    if (hidden) this.#exportNames.hide(symbol);
+    if (name === undefined) {
+      if (PROPERTY.test(line)) this.#refs.typesIn(line, lineNo, 'type', depth, undefined);
+      return;
+    }
+    if (name !== 'constructor') {
+      const hidden = name.charCodeAt(0) === 35 || (modifiers.length > 0 && PRIVATE_MODIFIER.test(modifiers));
+      const symbol = this.#add(name, 'method', lineNo, frame.exported && !hidden, frame.name);
+      if (hidden) this.#exportNames.hide(symbol);
+    }
+    this.#refs.typesIn(line, lineNo, 'type', depth, name);
   }
 
   /** The file's definitions and imports, once `export { a }`, `export default A` and CommonJS exports have named theirs. */
@@ -224,8 +269,9 @@ export class TypeScriptDeclarations {
     }
   }
 
-  #continueImport(line: string): void {
+  #continueImport(line: string, lineNo: number): void {
     const from = FROM_MODULE.exec(line);
+    this.#clauseNames(from === null ? line : line.slice(0, from.index), lineNo);
     if (from !== null) {
       this.#imports.push({ module: from[2]!, line: this.#pendingImportLine });
       this.#pendingImportLine = 0;
@@ -250,6 +296,7 @@ export class TypeScriptDeclarations {
     const from = FROM_MODULE.exec(listText);
     if (from !== null) {
       this.#imports.push({ module: from[2]!, line });
+      this.#clauseNames(listText.slice(6, from.index), line);
       return;
     }
     const open = listText.indexOf('{');
@@ -265,6 +312,7 @@ export class TypeScriptDeclarations {
     if (last !== undefined && last.name === name && last.kind === kind && last.parent === parent) return last;
     const symbol = symbolDef(name, kind, line, exported, parent);
     symbols.push(symbol);
+    this.#refs.defined(name, this.#depth, line);
     return symbol;
   }
 }

@@ -18,6 +18,7 @@
  * closes.
  */
 import { lineEnd, stopTable } from './line-lexer.js';
+import { C_FAMILY_KEYWORDS, isNameChar, ReferenceSink } from './reference-sink.js';
 import { SCOPE_BLOCK, ScopeStack } from './scope-stack.js';
 import type { Extraction } from './types.js';
 import {
@@ -39,10 +40,11 @@ const SCOPE_TEMPLATE_EXPR = 3;
 
 /**
  * Characters the code loop stops at (1); every other character is skipped in a tight loop.
- * `<`, `>` and `;` matter only while a class or namespace header waits for its body, so they
- * stop the loop only then (SPECIAL_IN_HEADER): otherwise they would be a tenth of all stops.
+ * `>` and `;` matter only while a class or namespace header waits for its body, so they stop
+ * the loop only then (SPECIAL_IN_HEADER): otherwise they would be a tenth of all stops. `<`
+ * always stops it: `<Foo` is a JSX element or a type argument, a reference either way.
  */
-const SPECIAL = stopTable('\n\'"`/{}()');
+const SPECIAL = stopTable('\n\'"`/{}()<');
 const SPECIAL_IN_HEADER = stopTable('\n\'"`/{}()<>;');
 
 export function extractTypeScript(text: string): Extraction {
@@ -60,6 +62,7 @@ class TypeScriptScanner implements BodyHeaders {
   readonly #text: string;
   readonly #declarations: TypeScriptDeclarations;
   readonly #scopes = new ScopeStack<TypeScriptFrame>();
+  readonly #refs = new ReferenceSink(C_FAMILY_KEYWORDS);
 
   #lineNo = 0;
   /** Where the current line starts: a regex literal is told from a division within its line. */
@@ -78,7 +81,7 @@ class TypeScriptScanner implements BodyHeaders {
 
   constructor(text: string) {
     this.#text = text;
-    this.#declarations = new TypeScriptDeclarations(text, this);
+    this.#declarations = new TypeScriptDeclarations(text, this, this.#refs);
   }
 
   /**
@@ -139,7 +142,9 @@ class TypeScriptScanner implements BodyHeaders {
         }
       }
     }
-    return this.#declarations.finish();
+    const extraction = this.#declarations.finish();
+    extraction.references = this.#refs.references;
+    return extraction;
   }
 
   /** A class or namespace header: its body is the next `{` at the same parenthesis depth. */
@@ -173,18 +178,19 @@ class TypeScriptScanner implements BodyHeaders {
       if (c !== 32 && c !== 9 && c !== 12 && c !== 11) break;
     }
     if (i >= len || c === 10 || c === 13) return i;
-    if (statementOpen) declarations.continueStatement(text.slice(i, lineEnd(text, i)));
+    if (statementOpen) declarations.continueStatement(text.slice(i, lineEnd(text, i)), this.#lineNo);
     if (untested) return i;
     const frame = top === -1 ? undefined : scopes.frames[scopes.frames.length - 1]!;
     if (scopes.parenDepth !== (frame === undefined ? 0 : frame.parenDepth)) return i;
+    const depth = kinds.length;
     if (top === SCOPE_CLASS) {
       if (c !== 64 && c !== 91 && c !== 125 && c !== 47) {
         const end = lineEnd(text, i);
-        declarations.classMember(text.slice(i, end), this.#lineNo, end, frame!);
+        declarations.classMember(text.slice(i, end), this.#lineNo, end, frame!, depth);
       }
     } else if (c >= 97 && c <= 122) {
       const end = lineEnd(text, i);
-      declarations.declaration(text.slice(i, end), this.#lineNo, end, frame?.name || undefined);
+      declarations.declaration(text.slice(i, end), this.#lineNo, end, frame?.name || undefined, depth);
     }
     return i;
   }
@@ -230,9 +236,14 @@ class TypeScriptScanner implements BodyHeaders {
         }
         return k + 1;
       }
-      case 60: // <
+      case 60: {
+        // <
         if (scopes.pendingKind !== SCOPE_BLOCK) this.#pendingAngle++;
+        // `<Foo` is a JSX element or a type argument (`Map<string, Foo>` names only its first).
+        const next = text.charCodeAt(k + 1);
+        if (next >= 65 && next <= 90) this.#refs.tagAt(text, k + 1, this.#lineNo, scopes.kinds.length);
         return k + 1;
+      }
       case 62: // >
         if (scopes.pendingKind !== SCOPE_BLOCK && this.#pendingAngle > 0 && text.charCodeAt(k - 1) !== 61) {
           this.#pendingAngle--;
@@ -255,6 +266,7 @@ class TypeScriptScanner implements BodyHeaders {
           const module = requiredModule(text, k);
           if (module !== null) this.#declarations.addImport(module, this.#lineNo);
         }
+        if (isNameChar(before)) this.#refs.callAt(text, k, this.#lineNo, scopes.kinds.length);
         scopes.parenDepth++;
         return k + 1;
       }

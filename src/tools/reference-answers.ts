@@ -1,0 +1,382 @@
+/**
+ * What `refs` and `impact` answer, shared by the MCP tools and the CLI: both read the map and
+ * never tick (recall verbs), so the same function serves a session's reader and the CLI's.
+ *
+ * Uses are found by name (src/store/references.ts), then resolved with the import graph where a
+ * language makes that sound: a top-level definition of TypeScript, JavaScript or Python can be
+ * used from another file only through an import, so a file counts as a use when it is the
+ * definition's own file, or imports it, or imports a file that imports the name from it (a
+ * barrel, one level). The files left out are counted (`by_name_only`), never dropped silently.
+ * Methods, and the languages whose files see each other without an import (Go's package, Java's,
+ * Rust's crate paths), keep every use by name.
+ *
+ * `impact` walks outward from a file (or a name's files): distance 1 is every file that uses
+ * one of its exported names or imports it; each further step adds the importers of the last.
+ * Past a cap the files are counted per room, so a hub imported by everything answers in a few
+ * lines.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dirname } from 'node:path/posix';
+import type { Database } from '../store/index.js';
+import { definitionsOf, nearestNames, usesOf, type DefinitionHit, type FileUses } from '../store/index.js';
+import { loadCodeGraph, roomsOfPaths } from '../skeleton/index.js';
+import type { SymbolDef } from '../ingest/extract/types.js';
+
+/** Definitions listed one by one; past this they are counted per folder. */
+export const MAX_LISTED_DEFINITIONS = 20;
+/** Uses listed per file; the rest are counted (`more`). */
+export const MAX_USES_PER_FILE = 20;
+/** Files listed by `impact` before the rest are counted per room. */
+export const MAX_IMPACT_FILES = 100;
+/** Test files listed by `impact` (all are counted). */
+export const MAX_IMPACT_TESTS = 100;
+/** Exported names of a file whose uses `impact` follows. */
+export const MAX_IMPACT_NAMES = 24;
+export const DEFAULT_IMPACT_DEPTH = 2;
+export const MAX_IMPACT_DEPTH = 4;
+
+/** Languages where another file reaches a top-level definition only by importing it. */
+const MODULE_LANGUAGES = new Set(['typescript', 'javascript', 'python']);
+const TEST_PATH = [/(^|\/)[_.]?(tests?|__tests__|spec|specs|testdata|__mocks__)\//, /\.(test|spec)\.[^/]+$/, /_test\.go$/, /(^|\/)test_[^/]*\.py$/, /(^|\/)[^/]*Tests?\.java$/];
+
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.some((re) => re.test(path));
+}
+
+export interface RefsOptions {
+  /** Root-relative path: keep only the definitions in this file (and the uses that reach them). */
+  path?: string;
+  kind?: string;
+  /** Most files of uses listed. */
+  limit: number;
+}
+
+interface ImportIndex {
+  importsOf: Map<string, Set<string>>;
+  importersOf: Map<string, Set<string>>;
+  languageOf: Map<string, string | null>;
+}
+
+/** The import graph both ways, read once per answer (the code graph memoizes its parsing per connection). */
+function importIndex(db: Database): ImportIndex {
+  const graph = loadCodeGraph(db);
+  const importsOf = new Map<string, Set<string>>();
+  const importersOf = new Map<string, Set<string>>();
+  const languageOf = new Map<string, string | null>();
+  for (const f of graph.files) {
+    languageOf.set(f.path, f.language);
+    if (f.imports.length === 0) continue;
+    const targets = new Set<string>();
+    for (const imp of f.imports) if (imp.target !== f.path) targets.add(imp.target);
+    importsOf.set(f.path, targets);
+    for (const t of targets) {
+      let set = importersOf.get(t);
+      if (!set) importersOf.set(t, (set = new Set()));
+      set.add(f.path);
+    }
+  }
+  return { importsOf, importersOf, languageOf };
+}
+
+const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** How many import steps a chain of barrels is followed (`index.ts` re-exporting `internal.ts`…). */
+const MAX_BARREL_STEPS = 3;
+/** package.json files read for the repository's own package names. */
+const MAX_PACKAGE_FILES = 500;
+
+/**
+ * The files whose uses reach `homes` through imports: the homes; the barrels that pass the
+ * name on (an importer of a home, or of a barrel, that names it, or re-exports all with
+ * `export *`), a few steps out; and every user that imports one of those. A user whose import
+ * of the name cannot be resolved to a file but names one of the repository's own packages or a
+ * path alias (`@/x`, `~/x`, `#x`) is kept too, when the name is defined in one file only: it is
+ * how a monorepo's packages and a package's own tests import it. A file that defines the name
+ * itself (`definers`) is never a barrel for another definition of it.
+ */
+function reachingFiles(db: Database, index: ImportIndex, homes: Set<string>, users: Map<string, FileUses>, definers: Set<string>): Set<string> {
+  const unique = definers.size === 1;
+  const reach = new Set(homes);
+  let frontier = [...homes];
+  for (let step = 0; step < MAX_BARREL_STEPS && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const h of frontier) {
+      for (const b of index.importersOf.get(h) ?? []) {
+        // A file that defines the name itself passes on its own definition, not this one.
+        if (reach.has(b) || definers.has(b) || !(users.has(b) || reexportsAll(db, b))) continue;
+        reach.add(b);
+        next.push(b);
+      }
+    }
+    frontier = next;
+  }
+  const keep = new Set<string>();
+  let packages: string[] | undefined;
+  for (const [path, f] of users) {
+    if (reach.has(path)) {
+      keep.add(path);
+      continue;
+    }
+    let found = false;
+    for (const t of index.importsOf.get(path) ?? []) {
+      if (reach.has(t)) {
+        found = true;
+        break;
+      }
+    }
+    // By package name, an import cannot tell two definitions of the name apart: only a name
+    // defined in one file is taken to be imported that way.
+    if (!found && unique && f.uses.some((u) => u.kind === 'other')) {
+      packages ??= ownPackageNames(db);
+      found = importsByOwnName(db, f, packages);
+    }
+    if (found) keep.add(path);
+  }
+  return keep;
+}
+
+/** Whether the file has an `export * from` (the scanner stores it as a use of `*`). */
+function reexportsAll(db: Database, path: string): boolean {
+  const row = db.prepare('SELECT refs FROM files WHERE path = ? LIMIT 1').get<{ refs: string | null }>(path);
+  return row?.refs?.includes('\n*\t') === true;
+}
+
+/** Whether one of the file's imports of the name is written with the repository's own package name or an alias. */
+function importsByOwnName(db: Database, f: FileUses, packages: string[]): boolean {
+  const row = db.prepare('SELECT imports FROM files WHERE id = ?').get<{ imports: string }>(f.fileId);
+  if (!row) return false;
+  const imports = (JSON.parse(row.imports) as { module: string; line: number }[]).sort((a, b) => a.line - b.line);
+  for (const u of f.uses) {
+    if (u.kind !== 'other') continue;
+    let covering: string | undefined;
+    for (const imp of imports) if (imp.line <= u.line) covering = imp.module;
+    if (covering === undefined) continue;
+    if (/^(@\/|~\/|#)/.test(covering)) return true;
+    if (packages.some((p) => covering === p || covering!.startsWith(p + '/'))) return true;
+  }
+  return false;
+}
+
+const packageMemo = new WeakMap<Database, { files: number; names: string[] }>();
+
+/** The `name`s of the repository's package.json files (its packages, in a monorepo). */
+function ownPackageNames(db: Database): string[] {
+  const rows = db
+    .prepare("SELECT r.path AS root, f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = 'package.json' OR f.path LIKE '%/package.json' LIMIT ?")
+    .all<{ root: string; path: string }>(MAX_PACKAGE_FILES);
+  const memo = packageMemo.get(db);
+  if (memo && memo.files === rows.length) return memo.names;
+  const names = new Set<string>();
+  for (const r of rows) {
+    if (r.path.includes('node_modules/')) continue;
+    try {
+      const name = (JSON.parse(readFileSync(join(r.root, r.path), 'utf8')) as { name?: unknown }).name;
+      if (typeof name === 'string' && name.length > 0) names.add(name);
+    } catch {
+      // An unreadable or invalid package.json names no package.
+    }
+  }
+  const out = [...names];
+  packageMemo.set(db, { files: rows.length, names: out });
+  return out;
+}
+
+function folderCounts(paths: string[], rooms: Map<string, string>, max = 12): { room?: string; folder?: string; files: number }[] {
+  const counts = new Map<string, number>();
+  const useRooms = rooms.size > 0;
+  for (const p of paths) {
+    const key = useRooms ? rooms.get(p) ?? '(no room)' : dirname(p);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([key, files]) => (useRooms ? { room: key, files } : { folder: key, files }));
+}
+
+export interface RefsAnswer {
+  name: string;
+  definitions: Record<string, unknown>[];
+  references: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+
+/** The `refs` answer before the budget and freshness: definitions, then uses grouped by file. */
+export function refsAnswer(db: Database, name: string, options: RefsOptions): RefsAnswer {
+  const all = definitionsOf(db, name);
+  const defs = options.path === undefined ? all : all.filter((d) => d.path === options.path);
+  const found = usesOf(db, name);
+  const users = new Map(found.files.map((f) => [f.path, f]));
+  let files = found.files;
+  let byNameOnly = 0;
+  const scoped = defs.length > 0 && defs.every((d) => d.parent === undefined);
+  if (scoped) {
+    const index = importIndex(db);
+    if (defs.every((d) => MODULE_LANGUAGES.has(index.languageOf.get(d.path) ?? ''))) {
+      const keep = reachingFiles(db, index, new Set(defs.map((d) => d.path)), users, new Set(all.map((d) => d.path)));
+      const kept = files.filter((f) => keep.has(f.path));
+      byNameOnly = files.length - kept.length;
+      files = kept;
+    }
+  }
+  if (options.kind !== undefined) {
+    const kind = options.kind;
+    files = files.map((f) => ({ ...f, uses: f.uses.filter((u) => u.kind === kind) })).filter((f) => f.uses.length > 0);
+  }
+  const listedDefs = defs.slice(0, MAX_LISTED_DEFINITIONS);
+  const rooms = roomsOfPaths(db, [...listedDefs.map((d) => d.path), ...files.map((f) => f.path)]);
+  const answer: RefsAnswer = {
+    name,
+    definitions: listedDefs.map((d) => definitionItem(d, rooms)),
+    references: [],
+    files: files.length,
+    uses: files.reduce((n, f) => n + f.uses.length, 0),
+  };
+  if (defs.length > MAX_LISTED_DEFINITIONS) {
+    answer.definitions_total = defs.length;
+    answer.definitions_by_place = folderCounts(defs.map((d) => d.path), roomsOfPaths(db, defs.map((d) => d.path)));
+  }
+  if (byNameOnly > 0) answer.by_name_only = byNameOnly;
+  if (found.truncated) answer.searched_files = found.scanned;
+  if (found.unknown > 0) answer.not_yet_read = found.unknown;
+  if (files.length > options.limit) answer.references_by_place = folderCounts(files.map((f) => f.path), roomsOfPaths(db, files.map((f) => f.path)));
+  answer.references = files.slice(0, options.limit).map((f) => {
+    const room = rooms.get(f.path);
+    const uses = f.uses.slice(0, MAX_USES_PER_FILE).map((u) => (u.in === undefined ? { line: u.line, kind: u.kind } : { line: u.line, in: u.in, kind: u.kind }));
+    const item: Record<string, unknown> = { path: f.path };
+    if (room !== undefined) item.room = room;
+    item.uses = uses;
+    if (f.uses.length > uses.length) item.more = f.uses.length - uses.length;
+    return item;
+  });
+  if (defs.length === 0 && files.length === 0) {
+    answer.why = options.path !== undefined && all.length > 0
+      ? `${name} is not defined in ${options.path}; it is defined in ${[...new Set(all.map((d) => d.path))].slice(0, 5).join(', ')}`
+      : `no definition or use of ${name} is mapped (names are exact and case-sensitive)`;
+    const nearest = nearestNames(db, name);
+    if (nearest.length > 0) answer.nearest = nearest;
+  } else if (defs.length === 0) {
+    answer.why = `no definition of ${name} is mapped: these are uses by name (a builtin, a dependency's, or a language without definitions)`;
+  }
+  return answer;
+}
+
+function definitionItem(d: DefinitionHit, rooms: Map<string, string>): Record<string, unknown> {
+  const item: Record<string, unknown> = { path: d.path, line: d.line, kind: d.kind };
+  if (d.parent !== undefined) item.parent = d.parent;
+  const room = rooms.get(d.path);
+  if (room !== undefined) item.room = room;
+  return item;
+}
+
+export type ImpactTarget = { path: string } | { name: string };
+
+export interface ImpactFile {
+  path: string;
+  distance: number;
+  /** How it was reached at its distance: by a use of a name, or by an import. */
+  via: 'refs' | 'imports';
+  room?: string;
+  test?: true;
+}
+
+/** The `impact` answer before freshness: the files that may break, nearest first, and the tests among them. */
+export function impactAnswer(db: Database, target: ImpactTarget, depth: number): Record<string, unknown> {
+  const index = importIndex(db);
+  let homes: string[];
+  let names: string[];
+  if ('path' in target) {
+    homes = isMapped(db, target.path) ? [target.path] : [];
+    names = homes.length > 0 ? exportedNamesOf(db, target.path) : [];
+  } else {
+    const defs = definitionsOf(db, target.name);
+    homes = [...new Set(defs.map((d) => d.path))];
+    names = [target.name];
+  }
+  const distance = new Map<string, ImpactFile>();
+  for (const h of homes) distance.set(h, { path: h, distance: 0, via: 'imports' });
+  // Distance 1: the files that use one of the names (resolved like refs) …
+  let frontier: string[] = [];
+  const reach = (path: string, d: number, via: ImpactFile['via']) => {
+    if (distance.has(path)) return;
+    distance.set(path, { path, distance: d, via });
+    frontier.push(path);
+  };
+  for (const name of names) {
+    const found = usesOf(db, name);
+    const definers = new Set(definitionsOf(db, name).map((d) => d.path));
+    for (const h of homes) definers.add(h);
+    const users = new Map(found.files.map((f) => [f.path, f]));
+    const homeSet = new Set(homes);
+    const scoped = homes.every((h) => MODULE_LANGUAGES.has(index.languageOf.get(h) ?? ''));
+    const keep = scoped ? reachingFiles(db, index, homeSet, users, definers) : new Set(users.keys());
+    for (const f of found.files) if (keep.has(f.path)) reach(f.path, 1, 'refs');
+  }
+  // … and the files that import one of the homes; then importers of importers.
+  for (const h of homes) for (const i of index.importersOf.get(h) ?? []) reach(i, 1, 'imports');
+  for (let d = 2; d <= depth; d++) {
+    const last = frontier;
+    frontier = [];
+    for (const p of last) for (const i of index.importersOf.get(p) ?? []) reach(i, d, 'imports');
+    if (frontier.length === 0) break;
+  }
+  const affected = [...distance.values()].filter((f) => f.distance > 0).sort((a, b) => a.distance - b.distance || byPath(a, b));
+  const rooms = roomsOfPaths(db, [...homes, ...affected.map((f) => f.path)]);
+  const listed = affected.slice(0, MAX_IMPACT_FILES).map((f) => {
+    const item: ImpactFile = { path: f.path, distance: f.distance, via: f.via };
+    const room = rooms.get(f.path);
+    if (room !== undefined) item.room = room;
+    if (isTestPath(f.path)) item.test = true;
+    return item;
+  });
+  const tests = affected.filter((f) => isTestPath(f.path)).map((f) => f.path);
+  const answer: Record<string, unknown> = {
+    target: 'path' in target ? { path: target.path, names } : { name: target.name, defined_in: homes.slice(0, MAX_LISTED_DEFINITIONS) },
+    depth,
+    total: affected.length,
+    files: listed,
+    tests: tests.slice(0, MAX_IMPACT_TESTS),
+    tests_total: tests.length,
+  };
+  if (affected.length > MAX_IMPACT_FILES) {
+    answer.by_place = placeCounts(affected, rooms);
+  }
+  if (homes.length === 0) {
+    answer.why = 'path' in target ? `${target.path} is not in the map` : `no definition of ${target.name} is mapped`;
+    if ('name' in target) {
+      const nearest = nearestNames(db, target.name);
+      if (nearest.length > 0) answer.nearest = nearest;
+    }
+  }
+  return answer;
+}
+
+function placeCounts(files: ImpactFile[], rooms: Map<string, string>): Record<string, unknown>[] {
+  const useRooms = rooms.size > 0;
+  const counts = new Map<string, { files: number; tests: number; nearest: number }>();
+  for (const f of files) {
+    const key = useRooms ? rooms.get(f.path) ?? '(no room)' : dirname(f.path);
+    const c = counts.get(key) ?? { files: 0, tests: 0, nearest: f.distance };
+    c.files++;
+    if (isTestPath(f.path)) c.tests++;
+    c.nearest = Math.min(c.nearest, f.distance);
+    counts.set(key, c);
+  }
+  return [...counts].sort((a, b) => b[1].files - a[1].files || (a[0] < b[0] ? -1 : 1)).slice(0, 20)
+    .map(([key, c]) => ({ [useRooms ? 'room' : 'folder']: key, files: c.files, tests: c.tests, nearest: c.nearest }));
+}
+
+/** The exported top-level names of a mapped file, in line order; empty when it is not mapped. */
+export function exportedNamesOf(db: Database, path: string): string[] {
+  const row = db.prepare('SELECT symbols FROM files WHERE path = ? LIMIT 1').get<{ symbols: string }>(path);
+  if (!row) return [];
+  const out: string[] = [];
+  for (const s of (JSON.parse(row.symbols) as SymbolDef[]).sort((a, b) => a.line - b.line)) {
+    if (s.exported && s.parent === undefined && !out.includes(s.name)) out.push(s.name);
+    if (out.length >= MAX_IMPACT_NAMES) break;
+  }
+  return out;
+}
+
+/** Whether `path` is a mapped file (impact of an unmapped path says so). */
+export function isMapped(db: Database, path: string): boolean {
+  return db.prepare('SELECT 1 AS x FROM files WHERE path = ? LIMIT 1').get(path) !== undefined;
+}
