@@ -35,6 +35,7 @@ test('a brain indexed before secrets were kept out loses them at its next tick, 
       db.prepare('INSERT INTO fts (rowid, path, symbols, content) VALUES (?, ?, ?, ?)').run(rowid, path, '', readFileSync(join(repo.dir, path), 'utf8'));
     }
     db.exec('ALTER TABLE roots DROP COLUMN ignore_fingerprint');
+    db.exec('ALTER TABLE files DROP COLUMN refs'); // schema 5's
     db.exec('PRAGMA user_version = 3');
     db.close();
 

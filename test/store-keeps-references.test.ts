@@ -51,9 +51,10 @@ test('an older store gains references and queues its source files to be read aga
   const { file, cleanup } = tempFile();
   try {
     const old = openDatabase(file);
-    for (const m of MIGRATIONS.slice(0, 3)) old.exec(m);
+    // A store at 4, the last schema before references (4 itself re-queues everything).
+    for (const m of MIGRATIONS.slice(0, 4)) old.exec(m);
     old.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
-    old.exec('PRAGMA user_version = 3');
+    old.exec('PRAGMA user_version = 4');
     old.exec("INSERT INTO roots (id, path, added_at) VALUES (1, '/r', 1)");
     old.exec("INSERT INTO files (root_id, path, size, mtime_ms, hash, language, ingested_at) VALUES (1, 'a.ts', 1, 1, 'h1', 'typescript', 1), (1, 'README.md', 1, 1, 'h2', 'markdown', 1)");
     old.close();

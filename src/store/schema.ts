@@ -123,15 +123,18 @@ export const MIGRATIONS: readonly string[] = [
     SELECT root_id, path, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM files ORDER BY id;
   `,
   // 5: references (reference-codec.ts), one text column per file; NULL = mapped before they
-  // were kept. Files with a language (scanned or tree-sitter: both emit references) are
-  // queued again with their hash forgotten, so the re-ingest extracts instead of calling them
-  // unchanged: the first tick after the upgrade re-reads them, and until it has, they are
-  // pending like any edit. A store coming from 3 was already re-queued whole by 4.
+  // were kept. Source files (a language with definitions: scanned or tree-sitter, both emit
+  // references; not the data and markup labels, which have none) are queued again with their
+  // hash forgotten, so the re-ingest extracts instead of calling them unchanged: the first
+  // tick after the upgrade re-reads them, and until it has, they are pending like any edit.
+  // A store coming from 3 was already re-queued whole by 4.
   `
   ALTER TABLE files ADD COLUMN refs TEXT;
   INSERT OR IGNORE INTO backlog (root_id, path, queued_at)
-    SELECT root_id, path, 0 FROM files WHERE language IS NOT NULL;
-  UPDATE files SET hash = '' WHERE language IS NOT NULL;
+    SELECT root_id, path, 0 FROM files
+    WHERE language IS NOT NULL AND language NOT IN ('markdown', 'json', 'yaml', 'toml', 'css', 'html', 'sql');
+  UPDATE files SET hash = ''
+    WHERE language IS NOT NULL AND language NOT IN ('markdown', 'json', 'yaml', 'toml', 'css', 'html', 'sql');
   `,
 ];
 
