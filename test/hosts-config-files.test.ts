@@ -178,6 +178,8 @@ test('--guide adds one marked block to the agents file, replaces it in place, an
     assert.equal(text.split('<!-- gardener:guide').length - 1, 1, 'one block, however often install runs');
     assert.match(text, /`seek`/);
     assert.match(text, /`delegate`/);
+    assert.match(text, /`refs`.*who uses/i, 'refs: who uses this name');
+    assert.match(text, /`impact`.*what (may )?breaks?/i, 'impact: what breaks if this file changes');
     assert.match(text, /stale/);
     assert.ok(text.startsWith('# Rules\n\nBe nice.\n'));
     assert.equal(gardener(['hosts', 'uninstall', 'cursor', '--guide'], w.env, w.repo.dir).code, 0);

@@ -13,6 +13,8 @@ export const GUIDE_TEXT = [
   '',
   '- Before grepping for where something lives, call `seek` (symbols first, then text).',
   '- Before a task that spans files, call `delegate` with the task: it names the files and rooms to read first.',
+  '- Before renaming or changing a name, call `refs` with it: who uses it, by file and line, and in which definition.',
+  '- Before changing a file, call `impact` with its path: what may break (the files that use or import it, nearest first) and the tests to run.',
   '- Results name files that changed since they were mapped as stale: re-read those before relying on them.',
   '- `session_handshake` says which brain serves this folder and how fresh it is.',
 ].join('\n');

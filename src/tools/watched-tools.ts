@@ -10,6 +10,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { listRoots, readVigil, countBacklog, compareWithMap, type VigilState } from '../store/index.js';
 import type { Brain } from '../brain/index.js';
 import { freshnessOf } from './freshness.js';
+import { loadGardenerIgnore } from '../detect/index.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -86,6 +87,11 @@ export const changesTool = defineTool({
   input: z.object({ since: z.string().min(1).max(200).regex(/^[\w./@^~{}][\w./@^~{}-]*$/, 'since must be a git ref or commit').optional() }).strict(),
   // Thin on purpose: every git runs in the pool's detect worker under the call's signal (a
   // cancel kills it), and the comparison with the map is the store's (store/changes.ts).
+  // Detection keeps out what the root's `.gardenerignore` names, as it does for the map. It
+  // lists every file (an inventory) when the rules' fingerprint is not the one it is handed:
+  // since the last tick, that is the map's (rules changed since then: newly un-ignored files
+  // are pending); since a ref, it is the rules' own, so the answer is git's diff, never the
+  // whole root.
   handler: async ({ since }, { session, signal }) => {
     const brain = session.requireBrain();
     const out: { root: string; path: string; deleted: boolean; pending: boolean }[] = [];
@@ -94,7 +100,11 @@ export const changesTool = defineTool({
       if (root.backend === 'stat') continue;
       const sinceRef = since ? await brain.pool.resolveCommit(root.path, since, signal) : root.sinceRef;
       if (sinceRef === null && since) throw new InvalidArgumentError(`since: "${since}" is not a commit in ${root.path}`);
-      const detected = await brain.pool.detect({ root: root.path, backend: 'git', sinceRef, recheck: root.dirty, skip: brain.skipFor(root.path) }, signal);
+      const ignoreFingerprint = since ? (await loadGardenerIgnore(root.path)).fingerprint : root.ignoreFingerprint;
+      const detected = await brain.pool.detect(
+        { root: root.path, backend: 'git', sinceRef, recheck: root.dirty, skip: brain.skipFor(root.path), ignoreFingerprint },
+        signal,
+      );
       for (const c of compareWithMap(brain.reader, root.id, detected.entries)) {
         // Without `since`, only what moved after the last tick counts as a change.
         if (!since && !c.pending) continue;
