@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { getAt, readJsonConfig } from './json-config.js';
-import { mcpUrl } from './host-context.js';
+import { gardenerSpec } from './host-context.js';
 import { envPairs, specOf } from './server-spec.js';
 import { SERVER_NAME, TOKEN_ENV, type HostAdapter, type HostContext, type HostEntry, type Scope, type Step } from './types.js';
 
@@ -61,11 +61,7 @@ export const claudeCode: HostAdapter = {
   },
 
   spec(ctx, _scope, transport) {
-    if (transport === 'http') {
-      return { transport, url: mcpUrl(ctx.httpBase, ctx.project), headers: { Authorization: `Bearer \${${TOKEN_ENV}}` } };
-    }
-    const env = ctx.serverEnv(true);
-    return { transport, command: ctx.command, args: [ctx.script, 'mcp'], ...(Object.keys(env).length ? { env } : {}) };
+    return gardenerSpec(ctx, transport, `Bearer \${${TOKEN_ENV}}`);
   },
 
   add(ctx, scope, spec) {

@@ -12,7 +12,7 @@ import { checkFolder } from '../brain/index.js';
 import { DEFAULT_HTTP_PORT } from '../http/http-listener.js';
 import { readOwnerFile } from '../owner/owner-file.js';
 import { runPaths } from '../owner/run-paths.js';
-import type { HostContext } from './types.js';
+import type { HostContext, ServerSpec, Transport } from './types.js';
 
 const CLI_SCRIPT = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
@@ -65,4 +65,15 @@ function workTreeTop(dir: string): string {
 export function mcpUrl(base: string, folder: string): string {
   const readable = folder.startsWith('${') ? folder : encodeURIComponent(folder).replace(/%2F/g, '/');
   return `${base}/mcp?folder=${readable}`;
+}
+
+/**
+ * Gardener as a host runs it (stdio: this runtime, this CLI, `mcp`, with `--root` when the
+ * host does not start servers in the project) or dials it (HTTP: the owner's URL and an
+ * Authorization header whose value is a token reference, never the token).
+ */
+export function gardenerSpec(ctx: HostContext, transport: Transport, authorization: string, root?: string): ServerSpec {
+  if (transport === 'http') return { transport, url: mcpUrl(ctx.httpBase, root ?? ctx.project), headers: { Authorization: authorization } };
+  const env = ctx.serverEnv(true);
+  return { transport, command: ctx.command, args: [ctx.script, 'mcp', ...(root === undefined ? [] : ['--root', root])], ...(Object.keys(env).length ? { env } : {}) };
 }

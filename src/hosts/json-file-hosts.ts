@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { getAt, readJsonConfig } from './json-config.js';
-import { mcpUrl } from './host-context.js';
+import { gardenerSpec } from './host-context.js';
 import { specOf } from './server-spec.js';
 import { SERVER_NAME, TOKEN_ENV, type HostAdapter, type HostContext, type HostEntry, type HostName, type Scope, type ServerSpec, type Step } from './types.js';
 
@@ -118,10 +118,7 @@ function jsonHost(row: JsonHostRow): HostAdapter {
     },
 
     spec(ctx, _scope, transport) {
-      const folder = row.folder(ctx);
-      if (transport === 'http') return { transport, url: mcpUrl(ctx.httpBase, folder), headers: { Authorization: `Bearer ${row.token}` } };
-      const env = ctx.serverEnv(true);
-      return { transport, command: ctx.command, args: [ctx.script, 'mcp', '--root', folder], ...(Object.keys(env).length ? { env } : {}) };
+      return gardenerSpec(ctx, transport, `Bearer ${row.token}`, row.folder(ctx));
     },
 
     add(ctx, scope, spec) {
