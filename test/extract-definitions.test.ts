@@ -274,7 +274,7 @@ describe('typescript and javascript', () => {
 describe('python', () => {
   const sample = readSample('task_queue.py');
 
-  test('defs under a class are its methods, nested defs are local, a leading _ is private', () => {
+  test('defs under a class are its methods, nested defs are local (not exported), a leading _ is private', () => {
     assert.deepEqual(
       extractDefinitions('python', sample).symbols,
       defs([
@@ -287,8 +287,10 @@ describe('python', () => {
         [52, 'class', 'TaskQueue', true],
         [58, 'method', '__init__', false, 'TaskQueue'],
         [63, 'method', 'register', true, 'TaskQueue'],
+        [64, 'function', 'decorator', false],
         [70, 'method', 'enqueue', true, 'TaskQueue'],
         [77, 'method', '_execute', false, 'TaskQueue'],
+        [80, 'function', 'run', false],
         [87, 'method', 'lease_seconds', true, 'TaskQueue'],
         [90, 'class', 'Stats', true, 'TaskQueue'],
         [91, 'method', '__init__', false, 'Stats'],
@@ -329,6 +331,40 @@ describe('python', () => {
         [1, 'class', 'A', true],
         [2, 'method', 'm', true, 'A'],
         [4, 'function', 'f', true],
+        [7, 'function', 'g', false],
+      ]),
+    );
+  });
+  test('a def or class inside a def is a local definition: found, never exported, no parent; a local class has its methods', () => {
+    const lines = [
+      'def outer():',
+      '    def helper(x):',
+      '        def deeper(): pass',
+      '        return x',
+      '    class Local:',
+      '        def run(self):',
+      '            def step(): pass',
+      '    async def later(): pass',
+      '    return helper',
+      'class Api:',
+      '    def call(self):',
+      '        def on_done(r): return r',
+      '        class Handler: pass',
+    ];
+    assert.deepEqual(
+      extractDefinitions('python', lines.join('\n')).symbols,
+      defs([
+        [1, 'function', 'outer', true],
+        [2, 'function', 'helper', false],
+        [3, 'function', 'deeper', false],
+        [5, 'class', 'Local', false],
+        [6, 'method', 'run', false, 'Local'],
+        [7, 'function', 'step', false],
+        [8, 'function', 'later', false],
+        [10, 'class', 'Api', true],
+        [11, 'method', 'call', true, 'Api'],
+        [12, 'function', 'on_done', false],
+        [13, 'class', 'Handler', false],
       ]),
     );
   });
