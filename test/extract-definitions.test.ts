@@ -155,7 +155,7 @@ describe('typescript and javascript', () => {
     );
   });
 
-  test('CommonJS exports mark definitions exported; object literal methods are not methods', () => {
+  test('CommonJS exports mark definitions exported; an object literal\'s function is a local function, not a method', () => {
     const js = readSample('legacy-router.js');
     const result = extractDefinitions('javascript', js);
     assert.deepEqual(
@@ -163,6 +163,7 @@ describe('typescript and javascript', () => {
       defs([
         [6, 'const', 'SLUG_NOISE', false],
         [12, 'function', 'slugify', true],
+        [18, 'function', 'list', false],
         [26, 'function', 'legacyLoader', true],
         [30, 'class', 'Router', true],
         [37, 'method', 'mount', true, 'Router'],
@@ -237,6 +238,66 @@ describe('typescript and javascript', () => {
         [5, 'method', 'create', true, 'Store'],
         [11, 'function', 'bind', true],
         [14, 'function', 'pure', true],
+      ]),
+    );
+  });
+
+  test('functions inside bodies and arguments are local definitions: declared, named, assigned to a property, a variable or a key', () => {
+    const text = [
+      "var app = exports = module.exports = {};",
+      'app.listen = function listen(port) {',
+      '  function onError(err) { throw err; }',
+      '  return server(function* rows() {});',
+      '};',
+      'exports.compile = function (val) {',
+      '  var inner = function () {};',
+      '  handler = async function() {};',
+      '};',
+      'View.prototype.render = function(options, fn) {};',
+      "describe('app', function () {",
+      "  it('works', function () {",
+      '    function fn1(req) { return req; }',
+      '    function fn1(res) { return res; }',
+      '    var routes = { show: function (req) {}, "quoted": function () {} };',
+      '    app.request.querystring = function () {};',
+      '    const pick = ok ? a : function () {};',
+      '    if (a == function () {}) {}',
+      '  });',
+      '});',
+    ].join('\n');
+    assert.deepEqual(
+      extractDefinitions('javascript', text).symbols,
+      defs([
+        [2, 'function', 'listen', false],
+        [3, 'function', 'onError', false],
+        [4, 'function', 'rows', false],
+        [6, 'function', 'compile', true],
+        [7, 'function', 'inner', false],
+        [8, 'function', 'handler', false],
+        [10, 'method', 'render', false, 'View'],
+        [13, 'function', 'fn1', false],
+        [14, 'function', 'fn1', false],
+        [15, 'function', 'show', false],
+        [16, 'function', 'querystring', false],
+      ]),
+    );
+  });
+
+  test('a local function keeps out of export lists; a top-level one named by one is exported', () => {
+    const text = [
+      'function setup() {',
+      '  function helper() {}',
+      '  return helper;',
+      '}',
+      'function helper() {}',
+      'module.exports = { setup, helper };',
+    ].join('\n');
+    assert.deepEqual(
+      extractDefinitions('javascript', text).symbols,
+      defs([
+        [1, 'function', 'setup', true],
+        [2, 'function', 'helper', false],
+        [5, 'function', 'helper', true],
       ]),
     );
   });
