@@ -109,6 +109,7 @@ describe('typescript and javascript', () => {
         [32, 'enum', 'InvoiceStatus', true],
         [39, 'enum', 'Rounding', true],
         [44, 'interface', 'LineItem', true],
+        [48, 'method', 'describe', true, 'LineItem'],
         [51, 'type', 'InvoiceId', true],
         [53, 'type', 'Totals', false],
         [55, 'function', 'createInvoiceId', true],
@@ -298,6 +299,30 @@ describe('typescript and javascript', () => {
         [1, 'function', 'setup', true],
         [2, 'function', 'helper', false],
         [5, 'function', 'helper', true],
+      ]),
+    );
+  });
+
+  test('an interface\'s method signatures are its methods; its properties, even of function type, are not', () => {
+    const text = [
+      'export interface Schema<T extends { a: 1 } = {}> extends Base<T> {',
+      '  parse(data: unknown): T;',
+      '  safeParse?(data: unknown): Result<T>;',
+      '  refine<U>(check: (v: T) => U): this;',
+      '  readonly name: string;',
+      '  onChange: (v: T) => void;',
+      '  [key: string]: unknown;',
+      '}',
+      'interface Local { run(): void }',
+    ].join('\n');
+    assert.deepEqual(
+      extractDefinitions('typescript', text).symbols,
+      defs([
+        [1, 'interface', 'Schema', true],
+        [2, 'method', 'parse', true, 'Schema'],
+        [3, 'method', 'safeParse', true, 'Schema'],
+        [4, 'method', 'refine', true, 'Schema'],
+        [9, 'interface', 'Local', false],
       ]),
     );
   });

@@ -189,7 +189,11 @@ export class TypeScriptDeclarations {
         } else this.#headers.expectBody(SCOPE_CLASS, 'default', exported);
         break;
       case 'interface':
-        if ((m = SPACED_NAME.exec(rest)) !== null) this.#add(m[1]!, 'interface', lineNo, exported, parent);
+        // Its body is read as a class body: a method signature is a method (tree-sitter's tags agree).
+        if ((m = SPACED_NAME.exec(rest)) !== null) {
+          this.#add(m[1]!, 'interface', lineNo, exported, parent);
+          this.#headers.expectBody(SCOPE_CLASS, m[1]!, exported);
+        }
         break;
       case 'type':
         if ((m = TYPE_NAME.exec(rest)) !== null) this.#add(m[1]!, 'type', lineNo, exported, parent);
