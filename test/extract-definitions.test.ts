@@ -857,6 +857,10 @@ describe('long lines', () => {
       'protected handler: ' + '(a) => '.repeat(n / 7),
       'public <T> ' + 'List<T> '.repeat(n / 8) + 'x',
       'fn a' + '<'.repeat(n) + '(',
+      'x.y = ' + 'function '.repeat(n / 9) + '(',
+      'run(' + 'a.prototype.b = function (), '.repeat(n / 28),
+      '{ ' + 'k: function(), '.repeat(n / 15),
+      '\n'.repeat(n) + '= function(',
     ];
     // Each line also goes where the member and group patterns run: in a class, impl or group body.
     const bodies: [language: string, open: string, close: string][] = [
