@@ -41,14 +41,15 @@ export function functionExpressionAt(text: string, start: number, open: number):
     if (s === e) return null;
   }
   if (e - s === 8 && isWord(text, s, e, FUNCTION)) return assignedName(text, s);
-  // `function name(`, `function* name(`, `function *name(`.
+  // `function name(`, `function* name(`, `function *name(`: one blank at most on each side of
+  // the `*`, so a call at an indented line's start costs a look at two characters, not the indent.
   let w = s;
-  while (w > 0 && text.charCodeAt(w - 1) === 32) w--;
-  if (w > 0 && text.charCodeAt(w - 1) === 42) {
+  if (text.charCodeAt(w - 1) === 32) w--;
+  if (text.charCodeAt(w - 1) === 42) {
     w--;
-    while (w > 0 && text.charCodeAt(w - 1) === 32) w--;
+    if (text.charCodeAt(w - 1) === 32) w--;
   } else if (w === s) return null;
-  if (w < 8 || !isWord(text, w - 8, w, FUNCTION)) return null;
+  if (text.charCodeAt(w - 1) !== 110 || w < 8 || !isWord(text, w - 8, w, FUNCTION)) return null;
   const first = text.charCodeAt(s);
   if (first >= 48 && first <= 57) return null;
   return { name: text.slice(s, e), kind: 'function', parent: undefined };
