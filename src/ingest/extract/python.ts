@@ -6,9 +6,8 @@
  * a class is that class's method; a `def` or `class` inside a `def` is local: reported (a reader
  * looks up a test's helper or a closure by name, and ctags and tree-sitter's tags call it a
  * definition), never exported and without a parent, and a local class's defs are its methods.
- * Only logical
- * line starts count: a line inside a triple-quoted string, inside open brackets, or after a
- * backslash continuation is neither a definition nor a dedent. One character loop carries that
+ * Only logical line starts count: a line inside a triple-quoted string, inside open brackets, or
+ * after a backslash continuation is neither a definition nor a dedent. One character loop carries that
  * state; the line tests are short regexes anchored at the first non-blank character.
  *
  * Python has no export keyword; a name is exported unless it starts with `_` (the convention

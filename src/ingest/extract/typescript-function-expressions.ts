@@ -100,8 +100,13 @@ function assignedName(text: string, fn: number): FunctionExpression | null {
   return { name, kind: 'function', parent: undefined };
 }
 
+/** Where the blanks (line ends included) ending at `at` start. */
 function skipBlanksBack(text: string, at: number): number {
   let i = at;
-  for (let c = text.charCodeAt(i - 1); i > 0 && (c === 32 || c === 9 || c === 10 || c === 13); c = text.charCodeAt(--i - 1));
+  while (i > 0) {
+    const c = text.charCodeAt(i - 1);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+    i--;
+  }
   return i;
 }

@@ -12,11 +12,11 @@
  * regex runs across lines or has nested quantifiers, so a 200 KB minified line costs one linear
  * scan.
  *
- * It is a scanner, not a parser: top-level and namespace declarations and class members are
- * read from their lines; inside function bodies only functions are reported, each found at its
- * `(` (typescript-function-expressions.ts); and code it misreads (JSX text with an apostrophe, a division it takes for a
- * regex) loses at most the rest of that line; a bracket left open is forgotten when its block
- * closes.
+ * It is a scanner, not a parser: top-level and namespace declarations and class and interface
+ * members are read from their lines; inside function bodies only functions are reported, each
+ * found at its own `(` (typescript-function-expressions.ts). Code it misreads (JSX text with an
+ * apostrophe, a division it takes for a regex) loses at most the rest of that line; a bracket
+ * left open is forgotten when its block closes.
  */
 import { lineEnd, stopTable } from './line-lexer.js';
 import { C_FAMILY_KEYWORDS, isNameChar, ReferenceSink } from './reference-sink.js';
@@ -268,8 +268,8 @@ class TypeScriptScanner implements BodyHeaders {
           const module = requiredModule(text, k);
           if (module !== null) this.#declarations.addImport(module, this.#lineNo);
         }
-        // A function's own `(`: `function f(`, `function(`, `function (`. Most calls have no blank
-        // before their name and are not `function(`, so only those that do are looked at.
+        // A function's own `(`: `function f(`, `function* f(`, `function(`, `function (`. Only a
+        // name with a blank or `*` before it, or the word `function` itself, can be one.
         let fn = null;
         if (isNameChar(before)) {
           const s = this.#refs.callAt(text, k, this.#lineNo, scopes.kinds.length);
