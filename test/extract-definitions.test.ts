@@ -109,6 +109,7 @@ describe('typescript and javascript', () => {
         [32, 'enum', 'InvoiceStatus', true],
         [39, 'enum', 'Rounding', true],
         [44, 'interface', 'LineItem', true],
+        [48, 'method', 'describe', true, 'LineItem'],
         [51, 'type', 'InvoiceId', true],
         [53, 'type', 'Totals', false],
         [55, 'function', 'createInvoiceId', true],
@@ -155,7 +156,7 @@ describe('typescript and javascript', () => {
     );
   });
 
-  test('CommonJS exports mark definitions exported; object literal methods are not methods', () => {
+  test('CommonJS exports mark definitions exported; an object literal\'s function is a local function, not a method', () => {
     const js = readSample('legacy-router.js');
     const result = extractDefinitions('javascript', js);
     assert.deepEqual(
@@ -163,6 +164,7 @@ describe('typescript and javascript', () => {
       defs([
         [6, 'const', 'SLUG_NOISE', false],
         [12, 'function', 'slugify', true],
+        [18, 'function', 'list', false],
         [26, 'function', 'legacyLoader', true],
         [30, 'class', 'Router', true],
         [37, 'method', 'mount', true, 'Router'],
@@ -241,6 +243,90 @@ describe('typescript and javascript', () => {
     );
   });
 
+  test('functions inside bodies and arguments are local definitions: declared, named, assigned to a property, a variable or a key', () => {
+    const text = [
+      "var app = exports = module.exports = {};",
+      'app.listen = function listen(port) {',
+      '  function onError(err) { throw err; }',
+      '  return server(function* rows() {});',
+      '};',
+      'exports.compile = function (val) {',
+      '  var inner = function () {};',
+      '  handler = async function() {};',
+      '};',
+      'View.prototype.render = function(options, fn) {};',
+      "describe('app', function () {",
+      "  it('works', function () {",
+      '    function fn1(req) { return req; }',
+      '    function fn1(res) { return res; }',
+      '    var routes = { show: function (req) {}, "quoted": function () {} };',
+      '    app.request.querystring = function () {};',
+      '    const pick = ok ? a : function () {};',
+      '    if (a == function () {}) {}',
+      '  });',
+      '});',
+    ].join('\n');
+    assert.deepEqual(
+      extractDefinitions('javascript', text).symbols,
+      defs([
+        [2, 'function', 'listen', false],
+        [3, 'function', 'onError', false],
+        [4, 'function', 'rows', false],
+        [6, 'function', 'compile', true],
+        [7, 'function', 'inner', false],
+        [8, 'function', 'handler', false],
+        [10, 'method', 'render', false, 'View'],
+        [13, 'function', 'fn1', false],
+        [14, 'function', 'fn1', false],
+        [15, 'function', 'show', false],
+        [16, 'function', 'querystring', false],
+      ]),
+    );
+  });
+
+  test('a local function keeps out of export lists; a top-level one named by one is exported', () => {
+    const text = [
+      'function setup() {',
+      '  function helper() {}',
+      '  return helper;',
+      '}',
+      'function helper() {}',
+      'module.exports = { setup, helper };',
+    ].join('\n');
+    assert.deepEqual(
+      extractDefinitions('javascript', text).symbols,
+      defs([
+        [1, 'function', 'setup', true],
+        [2, 'function', 'helper', false],
+        [5, 'function', 'helper', true],
+      ]),
+    );
+  });
+
+  test('an interface\'s method signatures are its methods; its properties, even of function type, are not', () => {
+    const text = [
+      'export interface Schema<T extends { a: 1 } = {}> extends Base<T> {',
+      '  parse(data: unknown): T;',
+      '  safeParse?(data: unknown): Result<T>;',
+      '  refine<U>(check: (v: T) => U): this;',
+      '  readonly name: string;',
+      '  onChange: (v: T) => void;',
+      '  [key: string]: unknown;',
+      '}',
+      'interface Local { run(): void }',
+    ].join('\n');
+    assert.deepEqual(
+      extractDefinitions('typescript', text).symbols,
+      defs([
+        [1, 'interface', 'Schema', true],
+        [2, 'method', 'parse', true, 'Schema'],
+        [3, 'method', 'safeParse', true, 'Schema'],
+        [4, 'method', 'refine', true, 'Schema'],
+        [9, 'interface', 'Local', false],
+      ]),
+    );
+  });
+
   test('overload signatures yield one symbol', () => {
     const text = [
       'export function parse(input: string): Ast;',
@@ -274,7 +360,7 @@ describe('typescript and javascript', () => {
 describe('python', () => {
   const sample = readSample('task_queue.py');
 
-  test('defs under a class are its methods, nested defs are local, a leading _ is private', () => {
+  test('defs under a class are its methods, nested defs are local (not exported), a leading _ is private', () => {
     assert.deepEqual(
       extractDefinitions('python', sample).symbols,
       defs([
@@ -287,8 +373,10 @@ describe('python', () => {
         [52, 'class', 'TaskQueue', true],
         [58, 'method', '__init__', false, 'TaskQueue'],
         [63, 'method', 'register', true, 'TaskQueue'],
+        [64, 'function', 'decorator', false],
         [70, 'method', 'enqueue', true, 'TaskQueue'],
         [77, 'method', '_execute', false, 'TaskQueue'],
+        [80, 'function', 'run', false],
         [87, 'method', 'lease_seconds', true, 'TaskQueue'],
         [90, 'class', 'Stats', true, 'TaskQueue'],
         [91, 'method', '__init__', false, 'Stats'],
@@ -329,6 +417,40 @@ describe('python', () => {
         [1, 'class', 'A', true],
         [2, 'method', 'm', true, 'A'],
         [4, 'function', 'f', true],
+        [7, 'function', 'g', false],
+      ]),
+    );
+  });
+  test('a def or class inside a def is a local definition: found, never exported, no parent; a local class has its methods', () => {
+    const lines = [
+      'def outer():',
+      '    def helper(x):',
+      '        def deeper(): pass',
+      '        return x',
+      '    class Local:',
+      '        def run(self):',
+      '            def step(): pass',
+      '    async def later(): pass',
+      '    return helper',
+      'class Api:',
+      '    def call(self):',
+      '        def on_done(r): return r',
+      '        class Handler: pass',
+    ];
+    assert.deepEqual(
+      extractDefinitions('python', lines.join('\n')).symbols,
+      defs([
+        [1, 'function', 'outer', true],
+        [2, 'function', 'helper', false],
+        [3, 'function', 'deeper', false],
+        [5, 'class', 'Local', false],
+        [6, 'method', 'run', false, 'Local'],
+        [7, 'function', 'step', false],
+        [8, 'function', 'later', false],
+        [10, 'class', 'Api', true],
+        [11, 'method', 'call', true, 'Api'],
+        [12, 'function', 'on_done', false],
+        [13, 'class', 'Handler', false],
       ]),
     );
   });
@@ -735,6 +857,10 @@ describe('long lines', () => {
       'protected handler: ' + '(a) => '.repeat(n / 7),
       'public <T> ' + 'List<T> '.repeat(n / 8) + 'x',
       'fn a' + '<'.repeat(n) + '(',
+      'x.y = ' + 'function '.repeat(n / 9) + '(',
+      'run(' + 'a.prototype.b = function (), '.repeat(n / 28),
+      '{ ' + 'k: function(), '.repeat(n / 15),
+      '\n'.repeat(n) + '= function(',
     ];
     // Each line also goes where the member and group patterns run: in a class, impl or group body.
     const bodies: [language: string, open: string, close: string][] = [

@@ -89,10 +89,18 @@ export function seek(db: Database, query: string, options: SeekOptions = {}): Se
   return hits.sort(byScore);
 }
 
-/** Identifier-like terms of the query; punctuation is a separator. */
+/**
+ * Identifier-like terms of the query; punctuation is a separator, but `$` is kept: it is part of
+ * a JavaScript name (`$ZodType`, `$inject`), so a hit is confirmed against the name as written.
+ * The full-text index's tokenizer drops `$` (it is not a token character), and FTS5 runs that
+ * tokenizer on each quoted term too, so `"$ZodType"` matches the indexed token `zodtype`; a
+ * term with nothing else than `$` would be an empty phrase and is no term.
+ */
 export function tokenize(query: string): string[] {
-  return [...new Set(query.split(/[^\p{L}\p{N}_]+/u).filter(Boolean))].slice(0, 16);
+  return [...new Set(query.split(/[^\p{L}\p{N}_$]+/u).filter((t) => HAS_WORD_CHAR.test(t)))].slice(0, 16);
 }
+
+const HAS_WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
 

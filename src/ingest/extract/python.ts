@@ -3,9 +3,11 @@
  *
  * Python's structure is its indentation, so the scanner keeps a stack of the open `class` and
  * `def` blocks with their indent and pops it on each dedent: a `def` whose nearest open block is
- * a class is that class's method, a `def` inside a `def` is local and not reported. Only logical
- * line starts count: a line inside a triple-quoted string, inside open brackets, or after a
- * backslash continuation is neither a definition nor a dedent. One character loop carries that
+ * a class is that class's method; a `def` or `class` inside a `def` is local: reported (a reader
+ * looks up a test's helper or a closure by name, and ctags and tree-sitter's tags call it a
+ * definition), never exported and without a parent, and a local class's defs are its methods.
+ * Only logical line starts count: a line inside a triple-quoted string, inside open brackets, or
+ * after a backslash continuation is neither a definition nor a dedent. One character loop carries that
  * state; the line tests are short regexes anchored at the first non-blank character.
  *
  * Python has no export keyword; a name is exported unless it starts with `_` (the convention
@@ -21,8 +23,6 @@ const TAB_WIDTH = 8;
 
 const BLOCK_CLASS = 0;
 const BLOCK_DEF = 1;
-/** A block inside a function: nothing in it is visible from outside. */
-const BLOCK_LOCAL = 2;
 
 const SPECIAL = stopTable('#\'"()[]{}\\');
 
@@ -119,7 +119,10 @@ export function extractPython(text: string): Extraction {
                 const exported = top.exported && isPublic(name);
                 push(symbols, name, 'method', lineNo, exported, top.name);
                 blocks.push({ indent, kind: BLOCK_DEF, name, exported });
-              } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
+              } else {
+                push(symbols, name, 'function', lineNo, false, undefined);
+                blocks.push({ indent, kind: BLOCK_DEF, name, exported: false });
+              }
             }
           } else if (first === 99) {
             if ((m = CLASS.exec(line)) !== null) {
@@ -128,7 +131,10 @@ export function extractPython(text: string): Extraction {
                 const exported = (top === undefined || top.exported) && isPublic(name);
                 push(symbols, name, 'class', lineNo, exported, top?.name);
                 blocks.push({ indent, kind: BLOCK_CLASS, name, exported });
-              } else blocks.push({ indent, kind: BLOCK_LOCAL, name, exported: false });
+              } else {
+                push(symbols, name, 'class', lineNo, false, undefined);
+                blocks.push({ indent, kind: BLOCK_CLASS, name, exported: false });
+              }
             }
           } else if (first === 102) {
             if ((m = FROM_IMPORT.exec(line)) !== null) {

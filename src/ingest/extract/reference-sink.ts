@@ -112,19 +112,19 @@ export class ReferenceSink {
 
   /**
    * The `(` at `open` in code: the identifier right before it (no blank between, so `if (` never
-   * reads) is a call, a member call, a construction or a decorator.
+   * reads) is a call, a member call, a construction or a decorator. Returns where that
+   * identifier starts (`open` when there is none), for a scanner that reads more from it.
    */
-  callAt(text: string, open: number, line: number, depth: number): void {
-    if (this.#limit === 0) return;
+  callAt(text: string, open: number, line: number, depth: number): number {
     let s = open;
     while (s > 0 && isNameChar(text.charCodeAt(s - 1))) s--;
-    if (s === open) return;
+    if (s === open || this.#limit === 0) return s;
     const first = text.charCodeAt(s);
-    if (first >= 48 && first <= 57) return;
+    if (first >= 48 && first <= 57) return s;
     const name = text.slice(s, open);
     const before = text.charCodeAt(s - 1);
     if (before === 46) {
-      if (text.charCodeAt(s - 2) === 46) return; // a spread `...f(`
+      if (text.charCodeAt(s - 2) === 46) return s; // a spread `...f(`
       this.add(name, line, 'member', depth);
       this.#qualifier(text, s - 1, line, depth);
     } else if (before === 58 && text.charCodeAt(s - 2) === 58) {
@@ -138,6 +138,7 @@ export class ReferenceSink {
       if (word === 'new') this.add(name, line, 'new', depth);
       else if (!DECLARING.has(word)) this.add(name, line, 'call', depth);
     } else this.add(name, line, 'call', depth);
+    return s;
   }
 
   /**

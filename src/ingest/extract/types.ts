@@ -24,7 +24,10 @@ export interface SymbolDef {
   line: number;
   /** Visible outside its module by the language's own rule (export, pub, public, Capital, no `_`). */
   exported: boolean;
-  /** The enclosing class/impl/trait/struct for methods, or namespace/module for nested items. Absent at top level. */
+  /**
+   * The enclosing class/impl/trait/struct for methods, or namespace/module for nested items. Absent at
+   * top level, and for a local definition (a function or class inside a function: never exported).
+   */
   parent?: string;
 }
 

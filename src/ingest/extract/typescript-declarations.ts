@@ -13,6 +13,7 @@ import type { ScopeFrame } from './scope-stack.js';
 import { symbolDef } from './symbol-def.js';
 import type { Extraction, ImportRef, SymbolDef, SymbolKind } from './types.js';
 import { ExportNames } from './typescript-export-names.js';
+import type { FunctionExpression } from './typescript-function-expressions.js';
 import { valueKind } from './typescript-value-kind.js';
 
 export const SCOPE_CLASS = 1;
@@ -80,6 +81,11 @@ export class TypeScriptDeclarations {
   #pendingListLine = 0;
   #pendingListText = '';
   #pendingListCommonJs = false;
+  /** The line and name of the last declaration a line test read (kept or folded into an overload). */
+  #declaredLine = 0;
+  #declaredName = '';
+  /** The last definition a line test added. */
+  #lineDeclared: SymbolDef | undefined = undefined;
 
   constructor(text: string, headers: BodyHeaders, refs: ReferenceSink) {
     this.#text = text;
@@ -183,7 +189,11 @@ export class TypeScriptDeclarations {
         } else this.#headers.expectBody(SCOPE_CLASS, 'default', exported);
         break;
       case 'interface':
-        if ((m = SPACED_NAME.exec(rest)) !== null) this.#add(m[1]!, 'interface', lineNo, exported, parent);
+        // Its body is read as a class body: a method signature is a method (tree-sitter's tags agree).
+        if ((m = SPACED_NAME.exec(rest)) !== null) {
+          this.#add(m[1]!, 'interface', lineNo, exported, parent);
+          this.#headers.expectBody(SCOPE_CLASS, m[1]!, exported);
+        }
         break;
       case 'type':
         if ((m = TYPE_NAME.exec(rest)) !== null) this.#add(m[1]!, 'type', lineNo, exported, parent);
@@ -242,6 +252,20 @@ export class TypeScriptDeclarations {
       if (hidden) this.#exportNames.hide(symbol);
     }
     this.#refs.typesIn(line, lineNo, 'type', depth, name);
+  }
+
+  /**
+   * A function found at its `(` (typescript-function-expressions.ts) at brace depth `depth`,
+   * unless this line's test already declared it (`export function f(` at the top level). It is
+   * local: never exported, and no export list of the file names it.
+   */
+  functionExpression(fn: FunctionExpression, lineNo: number, depth: number): void {
+    if (this.#declaredLine === lineNo && this.#declaredName === fn.name) return;
+    const symbols = this.#symbols;
+    const symbol = symbolDef(fn.name, fn.kind, lineNo, false, fn.parent);
+    symbols.push(symbol);
+    this.#refs.defined(fn.name, depth, lineNo);
+    if (fn.parent === undefined) this.#exportNames.hide(symbol);
   }
 
   /** The file's definitions and imports, once `export { a }`, `export default A` and CommonJS exports have named theirs. */
@@ -306,12 +330,16 @@ export class TypeScriptDeclarations {
   }
 
   #add(name: string, kind: SymbolKind, line: number, exported: boolean, parent: string | undefined): SymbolDef {
+    this.#declaredLine = line;
+    this.#declaredName = name;
     const symbols = this.#symbols;
     const last = symbols[symbols.length - 1];
-    // Overload signatures repeat the name; the first line is where a reader starts.
-    if (last !== undefined && last.name === name && last.kind === kind && last.parent === parent) return last;
+    // Overload signatures repeat the name; the first line is where a reader starts. A local
+    // function of the same name before this one is no overload of it.
+    if (last !== undefined && last === this.#lineDeclared && last.name === name && last.kind === kind && last.parent === parent) return last;
     const symbol = symbolDef(name, kind, line, exported, parent);
     symbols.push(symbol);
+    this.#lineDeclared = symbol;
     this.#refs.defined(name, this.#depth, line);
     return symbol;
   }

@@ -10,16 +10,17 @@ import { isIdentifierChar } from './typescript-tokens.js';
 
 export class ExportNames {
   readonly #names = new Set<string>();
-  // Methods that stay unexported even when their class is exported by a later export list.
-  readonly #hiddenMethods = new Set<SymbolDef>();
+  // Definitions that stay unexported whatever a later export list names: private or `#` methods
+  // (even when their class is exported), and local functions (typescript-function-expressions.ts).
+  readonly #hidden = new Set<SymbolDef>();
 
   add(name: string): void {
     this.#names.add(name);
   }
 
-  /** A method that stays unexported whatever exports its class. */
-  hide(method: SymbolDef): void {
-    this.#hiddenMethods.add(method);
+  /** A definition that stays unexported whatever exports it or its class. */
+  hide(symbol: SymbolDef): void {
+    this.#hidden.add(symbol);
   }
 
   /** Adds the local names of an export list (`a, b as c, type D`) or CommonJS object (`a, b: c`). */
@@ -43,13 +44,13 @@ export class ExportNames {
     if (this.#names.size === 0) return;
     const promoted = new Set<string>();
     for (const symbol of symbols) {
-      if (!symbol.exported && symbol.parent === undefined && this.#names.has(symbol.name)) {
+      if (!symbol.exported && symbol.parent === undefined && this.#names.has(symbol.name) && !this.#hidden.has(symbol)) {
         symbol.exported = true;
         if (symbol.kind === 'class') promoted.add(symbol.name);
       }
     }
     for (const symbol of symbols) {
-      if (symbol.kind === 'method' && promoted.has(symbol.parent!) && !this.#hiddenMethods.has(symbol)) {
+      if (symbol.kind === 'method' && promoted.has(symbol.parent!) && !this.#hidden.has(symbol)) {
         symbol.exported = true;
       }
     }

@@ -12,10 +12,11 @@
  * regex runs across lines or has nested quantifiers, so a 200 KB minified line costs one linear
  * scan.
  *
- * It is a scanner, not a parser: only top-level and namespace declarations and class members
- * are reported, and code it misreads (JSX text with an apostrophe, a division it takes for a
- * regex) loses at most the rest of that line; a bracket left open is forgotten when its block
- * closes.
+ * It is a scanner, not a parser: top-level and namespace declarations and class and interface
+ * members are read from their lines; inside function bodies only functions are reported, each
+ * found at its own `(` (typescript-function-expressions.ts). Code it misreads (JSX text with an
+ * apostrophe, a division it takes for a regex) loses at most the rest of that line; a bracket
+ * left open is forgotten when its block closes.
  */
 import { lineEnd, stopTable } from './line-lexer.js';
 import { C_FAMILY_KEYWORDS, isNameChar, ReferenceSink } from './reference-sink.js';
@@ -27,6 +28,7 @@ import {
   type BodyHeaders,
   type TypeScriptFrame,
 } from './typescript-declarations.js';
+import { functionExpressionAt } from './typescript-function-expressions.js';
 import { requiredModule, skipRegex, skipStringLiteral, slashStartsRegex } from './typescript-tokens.js';
 
 const MODE_CODE = 0;
@@ -266,7 +268,15 @@ class TypeScriptScanner implements BodyHeaders {
           const module = requiredModule(text, k);
           if (module !== null) this.#declarations.addImport(module, this.#lineNo);
         }
-        if (isNameChar(before)) this.#refs.callAt(text, k, this.#lineNo, scopes.kinds.length);
+        // A function's own `(`: `function f(`, `function* f(`, `function(`, `function (`. Only a
+        // name with a blank or `*` before it, or the word `function` itself, can be one.
+        let fn = null;
+        if (isNameChar(before)) {
+          const s = this.#refs.callAt(text, k, this.#lineNo, scopes.kinds.length);
+          const c = text.charCodeAt(s - 1);
+          if (c === 32 || c === 42 || k - s === 8) fn = functionExpressionAt(text, s, k);
+        } else if (before === 32) fn = functionExpressionAt(text, k, k);
+        if (fn !== null) this.#declarations.functionExpression(fn, this.#lineNo, scopes.kinds.length);
         scopes.parenDepth++;
         return k + 1;
       }
