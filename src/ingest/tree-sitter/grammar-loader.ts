@@ -92,14 +92,19 @@ export function runtimeStarted(): boolean {
 /**
  * Grammars run on V8's baseline WebAssembly compiler only (Liftoff), never tiered up to
  * TurboFan. Measured here on C, C#, Kotlin and Ruby (docs/dependencies.md): tier-up costs
- * 50–60 MB per thread on Node 20 and over 500 MB on Node 24 (lazy compilation of the large
- * grammars) for 10–30% more parse speed. The flag is process-wide and read when a module is
- * compiled, so it is set before the first grammar; the other WebAssembly here (xxhash-wasm) is
- * tiny and already compiled. Bun runs JavaScriptCore, which has no such flag.
+ * 50–60 MB per thread on Node 20 and over 500 MB on Node 24 (its hot lexers recompiled) for
+ * 10–30% more parse speed. The flags are process-wide and read when a module is compiled and
+ * run, so they are set before the first grammar; the other WebAssembly here (xxhash-wasm) is
+ * tiny and already compiled. `--liftoff-only` alone is not enough at run time: V8 applies a
+ * flag's implications only when it starts, and on Node 24 (V8 13) tier-up stays on unless both
+ * tiering flags are turned off too (test/grammars-run-on-liftoff-only.test.ts). Bun runs
+ * JavaScriptCore, which has no such flags.
  */
+const BASELINE_WASM_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;
+
 function preferBaselineWasm(): void {
   if ((process.versions as Record<string, string | undefined>).bun !== undefined) return;
-  setFlagsFromString('--liftoff-only');
+  for (const flag of BASELINE_WASM_FLAGS) setFlagsFromString(flag);
 }
 
 async function loadNow(row: GrammarRow): Promise<LoadedGrammar> {
