@@ -13,8 +13,8 @@ import { extractScriptBlocks } from './extract/script-blocks.js';
 import type { Extraction } from './extract/types.js';
 import {
   extractWithTreeSitter,
-  forgetGrammar,
   grammarRowOf,
+  grammarThrew,
   loadGrammar,
   type LoadedGrammar,
   TREE_SITTER_BUDGET_MS,
@@ -71,7 +71,7 @@ export async function extractFile(
     if (outcome.ok) return { extraction: outcome.extraction };
     return { extraction: EMPTY, note: { code: 'extract_skipped', message: `${row.language} definitions skipped: ${outcome.message}` } };
   } catch (err) {
-    forgetGrammar(row);
+    grammarThrew(grammar);
     return { extraction: EMPTY, note: { code: 'extract_failed', message: `${row.language} grammar threw: ${(err as Error).message}` } };
   }
 }

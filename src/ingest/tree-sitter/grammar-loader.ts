@@ -5,6 +5,11 @@
  * (a brain without a tree-sitter language pays nothing). A grammar or query that fails to load
  * stays failed for the thread's life: every file of that language gets its definitions skipped
  * with the same error, not a retry per file.
+ *
+ * A grammar is never loaded twice in a thread: each load copies its parse tables into the
+ * thread's WebAssembly memory, which never shrinks, and V8 keeps its bytes besides (Kotlin's
+ * cost 7.7 MB a load). A parser that threw mid-file is replaced by a fresh one on the same
+ * grammar; after MAX_THROWS_PER_GRAMMAR throws the language is given up for the thread's life.
  */
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
@@ -15,6 +20,8 @@ import type { GrammarRow } from './grammars.js';
 
 export interface LoadedGrammar {
   row: GrammarRow;
+  language: TsLanguage;
+  /** Replaced by a fresh parser after a throw (grammarThrew). */
   parser: Parser;
   query: Query;
 }
@@ -24,6 +31,16 @@ const require = createRequire(import.meta.url);
 
 let runtime: Promise<void> | undefined;
 const loaded = new Map<GrammarRow, Promise<LoadedGrammar>>();
+const loads = new Map<string, number>();
+const throws = new Map<GrammarRow, number>();
+
+/** Throws in one thread after which a language's files are failed without parsing. */
+export const MAX_THROWS_PER_GRAMMAR = 3;
+
+/** How many times this thread has loaded the grammar of `language` (a module load each), for tests. */
+export function grammarLoads(language: string): number {
+  return loads.get(language) ?? 0;
+}
 
 /** The grammar for `row`, loading the runtime and the grammar on first use in this thread. */
 export function loadGrammar(row: GrammarRow): Promise<LoadedGrammar> {
@@ -38,13 +55,28 @@ export function loadGrammar(row: GrammarRow): Promise<LoadedGrammar> {
 }
 
 /**
- * Drops a grammar whose parser threw mid-file (a trap leaves its state unknown): the next file
- * of the language loads it afresh instead of reusing a parser that may be broken.
+ * After `grammar`'s parser threw mid-file (a trap leaves its state unknown): the next file of
+ * the language gets a fresh parser on the same grammar, not a second copy of the grammar; past
+ * MAX_THROWS_PER_GRAMMAR throws the language's files fail without parsing, for the thread's life.
  */
-export function forgetGrammar(row: GrammarRow): void {
-  const entry = loaded.get(row);
-  loaded.delete(row);
-  entry?.then((g) => g.parser.delete(), () => {});
+export function grammarThrew(grammar: LoadedGrammar): void {
+  const { row } = grammar;
+  const n = (throws.get(row) ?? 0) + 1;
+  throws.set(row, n);
+  try {
+    grammar.parser.delete();
+  } catch {
+    // A parser the trap broke may not delete cleanly; it is dropped either way.
+  }
+  if (n >= MAX_THROWS_PER_GRAMMAR) {
+    const given = Promise.reject(new Error(`it threw ${n} times in this thread; its files are no longer parsed here`));
+    given.catch(() => {});
+    loaded.set(row, given);
+    return;
+  }
+  const parser = new Parser();
+  parser.setLanguage(grammar.language);
+  grammar.parser = parser;
 }
 
 /** Languages whose grammar this thread has asked for (loaded or failed), for tests and the bench. */
@@ -60,14 +92,19 @@ export function runtimeStarted(): boolean {
 /**
  * Grammars run on V8's baseline WebAssembly compiler only (Liftoff), never tiered up to
  * TurboFan. Measured here on C, C#, Kotlin and Ruby (docs/dependencies.md): tier-up costs
- * 50–60 MB per thread on Node 20 and over 500 MB on Node 24 (lazy compilation of the large
- * grammars) for 10–30% more parse speed. The flag is process-wide and read when a module is
- * compiled, so it is set before the first grammar; the other WebAssembly here (xxhash-wasm) is
- * tiny and already compiled. Bun runs JavaScriptCore, which has no such flag.
+ * 50–60 MB per thread on Node 20 and over 500 MB on Node 24 (its hot lexers recompiled) for
+ * 10–30% more parse speed. The flags are process-wide and read when a module is compiled and
+ * run, so they are set before the first grammar; the other WebAssembly here (xxhash-wasm) is
+ * tiny and already compiled. `--liftoff-only` alone is not enough at run time: V8 applies a
+ * flag's implications only when it starts, and on Node 24 (V8 13) tier-up stays on unless both
+ * tiering flags are turned off too (test/grammars-run-on-liftoff-only.test.ts). Bun runs
+ * JavaScriptCore, which has no such flags.
  */
+const BASELINE_WASM_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;
+
 function preferBaselineWasm(): void {
   if ((process.versions as Record<string, string | undefined>).bun !== undefined) return;
-  setFlagsFromString('--liftoff-only');
+  for (const flag of BASELINE_WASM_FLAGS) setFlagsFromString(flag);
 }
 
 async function loadNow(row: GrammarRow): Promise<LoadedGrammar> {
@@ -75,11 +112,12 @@ async function loadNow(row: GrammarRow): Promise<LoadedGrammar> {
   runtime ??= Parser.init();
   await runtime;
   const wasm = join(dirname(require.resolve(`${row.package}/package.json`)), 'out', row.wasm);
+  loads.set(row.language, grammarLoads(row.language) + 1);
   const language = await TsLanguage.load(wasm);
   const query = new Query(language, readQuery(row.language));
   const parser = new Parser();
   parser.setLanguage(language);
-  return { row, parser, query };
+  return { row, language, parser, query };
 }
 
 /** The query file of a language (the grammar authors' tags.scm, plus our imports). */
