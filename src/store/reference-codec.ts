@@ -11,28 +11,113 @@
  * like the definitions' JSON; decoded only for the files a query names.
  */
 import type { Reference, ReferenceKind, SymbolDef } from '../ingest/extract/types.js';
+import { Buffer } from 'node:buffer';
 
 const LETTER: Record<ReferenceKind, string> = { call: 'c', type: 't', new: 'n', inherit: 'i', decorator: 'd', member: 'm', other: 'o' };
 const KIND: Record<string, ReferenceKind> = { c: 'call', t: 'type', n: 'new', i: 'inherit', d: 'decorator', m: 'member', o: 'other' };
 
+/**
+ * The kind letters' character codes, and the buffer a file's encoding is written into: a file's
+ * references leave this thread as one flat one-byte string, never as a tree of concatenations
+ * (which lived until the structured clone flattened it, and cost the pool thread's GC more than
+ * the scan that found them).
+ */
+const LETTER_CODE: Record<ReferenceKind, number> = { call: 99, type: 116, new: 110, inherit: 105, decorator: 100, member: 109, other: 111 };
+/** The most a use can take: a letter, a line, a colon and an index (ten digits each). */
+const USE_BYTES = 23;
+let scratch = Buffer.allocUnsafe(1 << 16);
+
 export function encodeReferences(symbols: readonly SymbolDef[], references: readonly Reference[]): string {
-  if (references.length === 0) return '';
-  // One growing string per name (V8 concatenates without copying): no arrays to join.
-  const byName = new Map<string, string>();
+  const n = references.length;
+  if (n === 0) return '';
+  // Grouped by name in first-use order: each reference links to the next use of its name.
+  const groupOf = new Map<string, number>();
+  const heads: number[] = [];
+  const tails: number[] = [];
+  const next = new Int32Array(n).fill(-1);
+  const within = new Int32Array(n);
+  let index: Map<string, number[]> | undefined;
+  let size = 1;
+  for (let k = 0; k < n; k++) {
+    const r = references[k]!;
+    let at = -1;
+    if (r.in !== undefined) {
+      index ??= definitionIndex(symbols);
+      const all = index.get(r.in);
+      if (all !== undefined) at = all.length === 1 ? all[0]! : nearestBefore(symbols, all, r.line);
+    }
+    within[k] = at;
+    const g = groupOf.get(r.name);
+    if (g === undefined) {
+      groupOf.set(r.name, heads.length);
+      heads.push(k);
+      tails.push(k);
+      size += r.name.length + 2;
+    } else {
+      next[tails[g]!] = k;
+      tails[g] = k;
+    }
+    size += USE_BYTES;
+  }
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(size * 2);
+  const b = scratch;
+  let p = 0;
+  for (let g = 0; g < heads.length; g++) {
+    let k = heads[g]!;
+    const name = references[k]!.name;
+    b[p++] = 10;
+    for (let i = 0; i < name.length; i++) {
+      const c = name.charCodeAt(i);
+      if (c > 127) return encodeWide(symbols, references);
+      b[p++] = c;
+    }
+    b[p++] = 9;
+    for (let first = true; k >= 0; k = next[k]!, first = false) {
+      if (!first) b[p++] = 44;
+      const r = references[k]!;
+      b[p++] = LETTER_CODE[r.kind];
+      p = writeDigits(b, p, r.line);
+      if (within[k]! >= 0) {
+        b[p++] = 58;
+        p = writeDigits(b, p, within[k]!);
+      }
+    }
+  }
+  b[p++] = 10;
+  return b.toString('latin1', 0, p);
+}
+
+/** `value`'s decimal digits at `p`; returns where they end. */
+function writeDigits(b: Buffer, p: number, value: number): number {
+  let len = 1;
+  for (let x = value; x >= 10; x = Math.floor(x / 10)) len++;
+  const end = p + len;
+  for (let q = end - 1; q >= p; q--) {
+    b[q] = 48 + (value % 10);
+    value = Math.floor(value / 10);
+  }
+  return end;
+}
+
+/** The same encoding for a file with a name outside ASCII (rare): parts joined, so still one flat string. */
+function encodeWide(symbols: readonly SymbolDef[], references: readonly Reference[]): string {
+  const byName = new Map<string, string[]>();
   let index: Map<string, number[]> | undefined;
   for (const r of references) {
     let use = LETTER[r.kind] + r.line;
     if (r.in !== undefined) {
-      if (index === undefined) index = definitionIndex(symbols);
+      index ??= definitionIndex(symbols);
       const at = index.get(r.in);
       if (at !== undefined) use += ':' + (at.length === 1 ? at[0]! : nearestBefore(symbols, at, r.line));
     }
     const uses = byName.get(r.name);
-    byName.set(r.name, uses === undefined ? use : uses + ',' + use);
+    if (uses === undefined) byName.set(r.name, [use]);
+    else uses.push(use);
   }
-  let out = '';
-  for (const [name, uses] of byName) out += '\n' + name + '\t' + uses;
-  return out + '\n';
+  const parts: string[] = [];
+  for (const [name, uses] of byName) parts.push('\n', name, '\t', uses.join(','));
+  parts.push('\n');
+  return parts.join('');
 }
 
 function definitionIndex(symbols: readonly SymbolDef[]): Map<string, number[]> {
