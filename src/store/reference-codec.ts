@@ -17,12 +17,11 @@ const LETTER: Record<ReferenceKind, string> = { call: 'c', type: 't', new: 'n', 
 const KIND: Record<string, ReferenceKind> = { c: 'call', t: 'type', n: 'new', i: 'inherit', d: 'decorator', m: 'member', o: 'other' };
 
 /**
- * The kind letters' character codes, and the buffer a file's encoding is written into: a file's
+ * The buffer a file's encoding is written into: a file's
  * references leave this thread as one flat one-byte string, never as a tree of concatenations
  * (which lived until the structured clone flattened it, and cost the pool thread's GC more than
  * the scan that found them).
  */
-const LETTER_CODE: Record<ReferenceKind, number> = { call: 99, type: 116, new: 110, inherit: 105, decorator: 100, member: 109, other: 111 };
 /** The most a use can take: a letter, a line, a colon and an index (ten digits each). */
 const USE_BYTES = 23;
 let scratch = Buffer.allocUnsafe(1 << 16);
@@ -37,14 +36,22 @@ export function encodeReferences(symbols: readonly SymbolDef[], references: read
   const next = new Int32Array(n).fill(-1);
   const within = new Int32Array(n);
   let index: Map<string, number[]> | undefined;
+  // Uses in a row mostly share their caller: its index is looked up once while it stays unique.
+  let lastIn: string | undefined;
+  let lastAt = -1;
   let size = 1;
   for (let k = 0; k < n; k++) {
     const r = references[k]!;
     let at = -1;
     if (r.in !== undefined) {
-      index ??= definitionIndex(symbols);
-      const all = index.get(r.in);
-      if (all !== undefined) at = all.length === 1 ? all[0]! : nearestBefore(symbols, all, r.line);
+      if (r.in === lastIn) at = lastAt;
+      else {
+        index ??= definitionIndex(symbols);
+        const all = index.get(r.in);
+        if (all !== undefined) at = all.length === 1 ? all[0]! : nearestBefore(symbols, all, r.line);
+        lastIn = all !== undefined && all.length > 1 ? undefined : r.in;
+        lastAt = at;
+      }
     }
     within[k] = at;
     const g = groupOf.get(r.name);
@@ -75,7 +82,7 @@ export function encodeReferences(symbols: readonly SymbolDef[], references: read
     for (let first = true; k >= 0; k = next[k]!, first = false) {
       if (!first) b[p++] = 44;
       const r = references[k]!;
-      b[p++] = LETTER_CODE[r.kind];
+      b[p++] = r.kind.charCodeAt(0); // each kind's letter is its first
       p = writeDigits(b, p, r.line);
       if (within[k]! >= 0) {
         b[p++] = 58;
@@ -89,12 +96,16 @@ export function encodeReferences(symbols: readonly SymbolDef[], references: read
 
 /** `value`'s decimal digits at `p`; returns where they end. */
 function writeDigits(b: Buffer, p: number, value: number): number {
+  if (value < 10) {
+    b[p] = 48 + value;
+    return p + 1;
+  }
   let len = 1;
-  for (let x = value; x >= 10; x = Math.floor(x / 10)) len++;
+  for (let x = value; x >= 10; x = (x / 10) | 0) len++;
   const end = p + len;
   for (let q = end - 1; q >= p; q--) {
     b[q] = 48 + (value % 10);
-    value = Math.floor(value / 10);
+    value = (value / 10) | 0;
   }
   return end;
 }
