@@ -6,9 +6,9 @@
  * bench's generated N-file brain (delegate-latency.ts); progress goes to stderr. Exit 2 on bad input: no repository,
  * a bad option, a path that is not a git repository, or no qualifying commit in any of them.
  */
-import { execFileSync } from 'node:child_process';
 import { formatText } from './report.js';
-import { runRecall, splitRepoArg, type RecallOptions } from './run-recall.js';
+import { checkRepoArgs, intArg, UsageError } from './eval-args.js';
+import { runRecall, type RecallOptions } from './run-recall.js';
 import { summarizeRuns } from './summarize.js';
 import { measureDelegateLatency } from './delegate-latency.js';
 
@@ -16,37 +16,22 @@ const USAGE = 'usage: npm run eval:recall -- <git work tree or bare repo>[=name]
 export const DEFAULT_COMMITS = 30;
 export const DEFAULT_SEED = 1;
 
-class UsageError extends Error {}
-
 function parseArgs(argv: string[]): RecallOptions & { json: boolean; latencyFiles: number } {
   const repos: string[] = [];
   let commits = DEFAULT_COMMITS;
   let seed = DEFAULT_SEED;
   let json = false;
   let latencyFiles = 0;
-  const int = (name: string, v: string | undefined, min: number) => {
-    const n = Number(v);
-    if (v === undefined || !Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(v ?? null)}`);
-    return n;
-  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') json = true;
-    else if (a === '--commits') commits = int('commits', argv[++i], 1);
-    else if (a === '--seed') seed = int('seed', argv[++i], 0);
-    else if (a === '--latency-files') latencyFiles = int('latency-files', argv[++i], 0);
+    else if (a === '--commits') commits = intArg('commits', argv[++i], 1);
+    else if (a === '--seed') seed = intArg('seed', argv[++i], 0);
+    else if (a === '--latency-files') latencyFiles = intArg('latency-files', argv[++i], 0);
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else repos.push(a);
   }
-  if (repos.length === 0) throw new UsageError('no repository given');
-  for (const arg of repos) {
-    const r = splitRepoArg(arg).path;
-    try {
-      execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd: r, stdio: 'ignore' });
-    } catch {
-      throw new UsageError(`${r} is not a git repository with a commit (give a work tree or a bare repository)`);
-    }
-  }
+  checkRepoArgs(repos);
   return { repos, commits, seed, json, latencyFiles };
 }
 

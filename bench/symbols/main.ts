@@ -9,7 +9,7 @@
  * on PATH. Exit 2 on bad input: no repository, a bad option, a path that is not a git
  * repository, or no ctags.
  */
-import { execFileSync } from 'node:child_process';
+import { checkRepoArgs, intArg, UsageError } from '../recall/eval-args.js';
 import { splitRepoArg } from '../recall/run-recall.js';
 import { checkCtags, CtagsMissingError } from './ctags-tags.js';
 import { evalSymbols, type RepoScore } from './run-symbols.js';
@@ -19,37 +19,22 @@ const USAGE = 'usage: npm run eval:symbols -- <git work tree or bare repo>[=name
 export const DEFAULT_SAMPLE = 400;
 export const DEFAULT_SEED = 1;
 
-class UsageError extends Error {}
-
 function parseArgs(argv: string[]) {
   const repos: string[] = [];
   let sample = DEFAULT_SAMPLE;
   let seed = DEFAULT_SEED;
   let json = false;
   let primary = false;
-  const int = (name: string, v: string | undefined, min: number) => {
-    const n = Number(v);
-    if (v === undefined || !Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(v ?? null)}`);
-    return n;
-  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') json = true;
     else if (a === '--primary') primary = true;
-    else if (a === '--sample') sample = int('sample', argv[++i], 1);
-    else if (a === '--seed') seed = int('seed', argv[++i], 0);
+    else if (a === '--sample') sample = intArg('sample', argv[++i], 1);
+    else if (a === '--seed') seed = intArg('seed', argv[++i], 0);
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else repos.push(a);
   }
-  if (repos.length === 0) throw new UsageError('no repository given');
-  for (const arg of repos) {
-    const r = splitRepoArg(arg).path;
-    try {
-      execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd: r, stdio: 'ignore' });
-    } catch {
-      throw new UsageError(`${r} is not a git repository with a commit (give a work tree or a bare repository)`);
-    }
-  }
+  checkRepoArgs(repos);
   return { repos, sample, seed, json, primary };
 }
 
