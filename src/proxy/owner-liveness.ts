@@ -16,28 +16,15 @@
  * there is no timer and no ping: an idle session costs nothing. Timers are injectable (tests
  * drive a manual clock) and real ones are unref'd.
  *
- * This file is loaded by the `gardener mcp` proxy: it imports nothing.
+ * This file is loaded by the `gardener mcp` proxy: it imports src/timers.ts only.
  */
+import { realTimers, type Timers } from '../timers.js';
 
 /** Silence from an owner with requests waiting after which the proxy leaves it, in ms. */
 export const PROXY_LIVENESS_MS = 10_000;
 
-/** The clock and timers the check runs on (the shape of src/watch/timers.ts, which the proxy may not load). */
-export interface ProxyTimers {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realProxyTimers: ProxyTimers = Object.freeze({
-  now: () => Date.now(),
-  setTimeout(fn: () => void, ms: number) {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
-});
+/** The clock and timers the check runs on (src/timers.ts, which imports nothing). */
+export type ProxyTimers = Timers;
 
 
 export interface OwnerLivenessOptions {
@@ -70,7 +57,7 @@ export class OwnerLiveness {
     if (!Number.isInteger(ms) || ms < 4) throw new RangeError(`options.livenessMs must be an integer of at least 4 (ms), got ${String(ms)} (${typeof ms})`);
     this.livenessMs = ms;
     this.pingAfterMs = Math.floor(ms / 4);
-    this.#timers = options.timers ?? realProxyTimers;
+    this.#timers = options.timers ?? realTimers;
     this.#options = options;
   }
 
