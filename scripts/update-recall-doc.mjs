@@ -162,7 +162,11 @@ words and their forms), path words (identifiers split, weighted by how many path
 words of the file's definitions' names (each word once per file, however many definitions carry
 it), and the files holding identifiers the task names; files of matching notes and the files the
 best three import (relative imports) join as lists of their own. Generated copies count 0.2, tests, docs and examples 0.5. \`seek\` ranks the same way for a
-query of three words or more; a name or two keeps the exact-definition-first order.
+query of three words or more; a name or two keeps the exact-definition-first order
+(\`src/ranking/seek-names.ts\`: \`EXACT_NAME_SCORE\` 3, \`PREFIX_NAME_SCORE\` 2, \`EXPORTED_NAME_BONUS\` 0.1, a
+full-text hit |bm25| / (1 + |bm25|) < 1; ranks between groups, not measured weights: this eval's
+tasks are sentences, and \`npm run eval:symbols\` checks names). Every path to \`seek\` (the tool, REST,
+\`gardener seek\`, the library's \`seek\`) runs \`src/ranking/seek.ts\`: one query, one ranked answer.
 
 Not measured: notes (the eval's brains hold none, so their weight is a guess), files that import
 the best ones (only what they import is followed), and import neighbours in Go and Python, whose

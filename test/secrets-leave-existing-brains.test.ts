@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Brains, brainFile } from '../src/brain/index.js';
-import { countBacklog, openDatabase, seek } from '../src/store/index.js';
+import { countBacklog, openDatabase } from '../src/store/index.js';
+import { seek } from '../src/ranking/index.js';
 import { runTick } from '../src/vigil/index.js';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 

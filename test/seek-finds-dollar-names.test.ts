@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitResults, ensureRoot, openStore, peekBacklog, pushChanges, seek } from '../src/store/index.js';
+import { commitResults, ensureRoot, openStore, peekBacklog, pushChanges } from '../src/store/index.js';
+import { seek } from '../src/ranking/index.js';
 import { extractionFields, type FileResult } from '../workers/types.js';
 
 test('a definition named with $ is an exact and a prefix definition hit; a query of only $ finds nothing', () => {

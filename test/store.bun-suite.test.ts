@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import {
   openStore, openDatabase, isBun, ensureRoot, pushChanges, peekBacklog, countBacklog, commitResults,
-  readVigil, setArmed, acquireTickLease, releaseTickLease, recordAlert, listAlerts, ackAlert, seek, readStatus,
+  readVigil, setArmed, acquireTickLease, releaseTickLease, recordAlert, listAlerts, ackAlert, readStatus,
   SCHEMA_VERSION, MAX_ALERTS, countNotes, APPLICATION_ID, deferUpkeep, runUpkeep,
 } from '../src/store/index.js';
+import { seek } from '../src/ranking/index.js';
 import { MIGRATIONS } from '../src/store/schema.js';
 import { StoreCorruptError, StoreLockedError, StoreTooNewError } from '../src/errors.js';
 import { extractionFields, type DetectResult, type FileResult } from '../workers/types.js';

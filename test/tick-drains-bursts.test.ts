@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { makeGitRepo } from './helpers/git-repo.js';
 import { makeTestBrains, sourceFiles } from './helpers/brains.js';
 import { runTick } from '../src/vigil/index.js';
-import { readStatus, seek, type Database } from '../src/store/index.js';
+import { readStatus, type Database } from '../src/store/index.js';
+import { seek } from '../src/ranking/index.js';
 
 /** Paths where `name` is defined (symbol hits only). */
 const definedIn = (db: Database, name: string) => seek(db, name).filter((h) => h.symbol === name).map((h) => h.path);

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { makeGitRepo } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
 import { runTick } from '../src/vigil/index.js';
-import { listAlerts, seek, type Database } from '../src/store/index.js';
+import { listAlerts, type Database } from '../src/store/index.js';
+import { seek } from '../src/ranking/index.js';
 import { extractFile } from '../src/ingest/extraction.js';
 import { grammarLoads, grammarRowOf, loadGrammar, TREE_SITTER_MAX_BYTES, type LoadedGrammar } from '../src/ingest/tree-sitter/index.js';
 

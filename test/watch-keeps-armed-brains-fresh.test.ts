@@ -9,7 +9,8 @@ import { ManualClock } from './helpers/manual-clock.js';
 import { makeWatchedBrain } from './helpers/watched-brain.js';
 import { BrainWatcher, BURST_COALESCE_WINDOW_MS, POLL_INTERVAL_MS, SUBSCRIBE_RETRY_MS, loadNativeBackend, type WatchBackend } from '../src/watch/index.js';
 import { Vigil, runTick } from '../src/vigil/index.js';
-import { listAlerts, seek } from '../src/store/index.js';
+import { listAlerts } from '../src/store/index.js';
+import { seek } from '../src/ranking/index.js';
 import type { Brain } from '../src/brain/index.js';
 
 async function native(): Promise<WatchBackend> {

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { Brains } from '../../src/brain/index.js';
-import { seek } from '../../src/store/index.js';
+import { seek } from '../../src/ranking/index.js';
 import { runTick } from '../../src/vigil/index.js';
 import { Rng } from '../fixtures/source-files.js';
 import { ctagsDefinitions, type CtagsTag } from './ctags-tags.js';

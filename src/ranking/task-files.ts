@@ -46,6 +46,7 @@ export function taskFiles(db: Database, q: RankQuery, limit: number, noteFiles: 
 }
 
 export interface TextHit {
+  rootId: number;
   path: string;
   line: number;
   symbol: string | null;
@@ -61,8 +62,8 @@ export function seekText(db: Database, query: string, limit: number): TextHit[] 
   return rankFiles(db, q, { limit }).map((f) => {
     const best = f.matched[0];
     return best
-      ? { path: f.path, line: best.line, symbol: best.name, kind: best.kind, score: round(f.score) }
-      : { path: f.path, line: textLine(roots, f, q), symbol: null, kind: null, score: round(f.score) };
+      ? { rootId: f.rootId, path: f.path, line: best.line, symbol: best.name, kind: best.kind, score: round(f.score) }
+      : { rootId: f.rootId, path: f.path, line: textLine(roots, f, q), symbol: null, kind: null, score: round(f.score) };
   });
 }
 

@@ -69,3 +69,18 @@ export const DOC_FILE_FACTOR = 0.5;
  * enough that a much better match in another room still leads (issue 10).
  */
 export const NAMED_ROOM_BOOST = 1.5;
+
+/**
+ * `seek` for a name or two (seek-names.ts): a definition hit scores at least 1, a full-text hit
+ * below 1 (|bm25| / (1 + |bm25|), the column weights above), so definitions always lead, the
+ * exact name before a prefix, an exported definition before an unexported one of the same name.
+ * Only the order between the groups matters: these are ranks, not measured weights (the recall
+ * eval's tasks are sentences, which rank by file; `npm run eval:symbols` checks the names).
+ */
+export const EXACT_NAME_SCORE = 3;
+export const PREFIX_NAME_SCORE = 2;
+/** Below the gap between two groups (1), so it only orders hits within one. */
+export const EXPORTED_NAME_BONUS = 0.1;
+/** Files whose definitions are checked for a name query: NAME_CANDIDATES_PER_HIT per requested hit, up to NAME_CANDIDATE_FILES. */
+export const NAME_CANDIDATES_PER_HIT = 3;
+export const NAME_CANDIDATE_FILES = 200;

@@ -9,7 +9,8 @@ export {
   readVigil, setArmed, acquireTickLease, releaseTickLease, isProcessAlive, TICK_LEASE_STALE_MS,
   type VigilState, type LeaseOutcome, type TickCounts,
 } from './vigil-state.js';
-export { seek, lineOf, type SeekHit, type SeekOptions } from './seek.js';
+export { lineOf } from './line-of.js';
+export { tokenize, quoteTerm } from './query-terms.js';
 export { readStatus, type BrainStats } from './stats.js';
 export { addNote, removeNote, bootNotes, countNotes, searchNotes, type Note, type NoteInput, type NoteHit } from './notes.js';
 export { languageCounts, importCounts, topFolders, symbolsOf, type FolderSummary } from './orientation.js';

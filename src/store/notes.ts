@@ -1,6 +1,6 @@
 /** Notes: what agents chose to remember, with tags, related files and a pin. */
 import type { Database } from './sqlite-adapter.js';
-import { tokenize } from './seek.js';
+import { tokenize } from './query-terms.js';
 
 export interface NoteInput {
   text: string;

@@ -4,12 +4,12 @@
 import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import {
-  seek, searchNotes, bootNotes, countNotes, languageCounts, topFolders, listRoots, readStatus,
+  searchNotes, bootNotes, countNotes, languageCounts, topFolders, listRoots, readStatus,
 } from '../store/index.js';
 import { freshnessOf, narrowFreshness } from './freshness.js';
 import { READ_ONLY, bootMemoryAnswer, delegateAnswer, northAnswer, seekAnswer } from './answer-schemas.js';
 import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
-import { analyseQuery, isTextQuery, seekText, taskFiles, withRooms } from '../ranking/index.js';
+import { analyseQuery, seek, taskFiles, withRooms } from '../ranking/index.js';
 import { northRooms, roomsOfPaths } from '../skeleton/index.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
@@ -38,10 +38,8 @@ export const seekTool = defineTool({
   handler: async ({ query, scope, limit }, { session }) => {
     const brain = session.requireBrain();
     const db = brain.reader;
-    // A text ranks files (one hit each); an identifier keeps exact-symbol-first order.
-    const text = isTextQuery(query);
-    const code = scope === 'notes' ? [] : text ? seekText(db, query, limit)
-      : seek(db, query, { limit }).map((h) => ({ path: h.path, line: h.line, symbol: h.symbol, kind: h.kind, score: round(h.score) }));
+    // The one seek (src/ranking/seek.ts): the CLI and the library rank through it too.
+    const code = scope === 'notes' ? [] : seek(db, query, { limit }).map(({ rootId: _root, ...h }) => h);
     const notes = scope === 'code' ? [] : searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score) }));
     const empty = analyseQuery(query).empty;
     const why = code.length + notes.length > 0 ? null : empty ?? NO_FILE_MATCHES;

@@ -8,7 +8,7 @@ import { makeTestBrains } from './brains.js';
 import { ManualClock } from './manual-clock.js';
 import { BrainWatcher, ChildWatchBackend, loadNativeBackend, type WatchBackend } from '../../src/watch/index.js';
 import { Vigil, runTick, type VigilOptions } from '../../src/vigil/index.js';
-import { seek } from '../../src/store/index.js';
+import { seek } from '../../src/ranking/index.js';
 
 export async function makeWatchedBrain(files: Record<string, string>, options: { backend?: WatchBackend | Error | ((clock: ManualClock) => WatchBackend); vigil?: VigilOptions } = {}) {
   const repo = await makeGitRepo(files);
