@@ -37,6 +37,7 @@ test('a brain indexed before secrets were kept out loses them at its next tick, 
     }
     db.exec('ALTER TABLE roots DROP COLUMN ignore_fingerprint');
     db.exec('ALTER TABLE files DROP COLUMN refs'); // schema 5's
+    db.exec('DROP TABLE note_ties'); // schema 6's
     db.exec('PRAGMA user_version = 3');
     db.close();
 

@@ -69,3 +69,15 @@ export function pendingAmong(db: Database, rootId: number, paths: string[]): Set
   const st = db.prepare('SELECT 1 AS x FROM backlog WHERE root_id = ? AND path = ?');
   return new Set(paths.filter((p) => st.get(rootId, p) !== undefined));
 }
+
+/**
+ * Queues paths seen to differ from the map outside detection (`remember` read a tied file the
+ * map is behind on): the next drain re-reads them, and until it has, recall names them pending.
+ * A path already queued is not queued twice.
+ */
+export function queuePaths(db: Database, paths: readonly { rootId: number; path: string }[], now: number): number {
+  const enqueue = db.prepare('INSERT OR IGNORE INTO backlog (root_id, path, queued_at) VALUES (?, ?, ?)');
+  let queued = 0;
+  for (const p of paths) queued += enqueue.run(p.rootId, p.path, now).changes;
+  return queued;
+}

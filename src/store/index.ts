@@ -12,6 +12,7 @@ export {
 export { lineOf } from './line-of.js';
 export { tokenize, quoteTerm } from './query-terms.js';
 export { readStatus, type BrainStats } from './stats.js';
+export { marksOf, type NoteTie, type NoteMarks, type StaleMark } from './note-ties.js';
 export { addNote, removeNote, bootNotes, countNotes, searchNotes, type Note, type NoteInput, type NoteHit } from './notes.js';
 export { languageCounts, importCounts, topFolders, symbolsOf, type FolderSummary } from './orientation.js';
 export { deferUpkeep, runUpkeep, FTS_MERGE_PAGES, UPKEEP_MERGE_BUDGET_MS, CHECKPOINT_WAL_BYTES, type UpkeepOutcome, type UpkeepOptions } from './maintenance.js';

@@ -1,12 +1,18 @@
 /** Notes: what agents chose to remember, with tags, related files and a pin. */
 import type { Database } from './sqlite-adapter.js';
 import { tokenize } from './query-terms.js';
+import { addNoteTies, removeNoteTies, type NoteTie } from './note-ties.js';
+import { queuePaths } from './backlog.js';
 
 export interface NoteInput {
   text: string;
   tags?: string[];
   files?: string[];
   pinned?: boolean;
+  /** What the note was written against: its files' (and definitions') content hashes then. */
+  ties?: NoteTie[];
+  /** Tied files whose content on disk the map does not hold yet: queued for re-ingest. */
+  behind?: { rootId: number; path: string }[];
 }
 
 export interface Note {
@@ -40,12 +46,15 @@ export function addNote(db: Database, note: NoteInput, now: number): number {
   );
   const id = db.prepare('SELECT last_insert_rowid() AS id').get<{ id: number }>()!.id;
   db.prepare('INSERT INTO notes_fts (rowid, text, tags, files) VALUES (?, ?, ?, ?)').run(id, note.text, tags.join(' '), files.join(' '));
+  addNoteTies(db, id, note.ties ?? []);
+  if (note.behind?.length) queuePaths(db, note.behind, now);
   return id;
 }
 
 /** Removes a note; false when there was none with that id. */
 export function removeNote(db: Database, id: number): boolean {
   db.prepare('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+  removeNoteTies(db, id);
   return db.prepare('DELETE FROM notes WHERE id = ?').run(id).changes > 0;
 }
 

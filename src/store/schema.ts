@@ -136,6 +136,21 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE files SET hash = ''
     WHERE language IS NOT NULL AND language NOT IN ('markdown', 'json', 'yaml', 'toml', 'css', 'html', 'sql');
   `,
+  // 6: what a note was written against (note-ties.ts): one row per tied file, with the file's
+  // content hash when the note was written; a definition tie also names the definition (and its
+  // line then). Notes written before carry no ties: nothing is known of what they saw, so they
+  // are never marked stale (a guess from today's map would mark them for changes made before).
+  `
+  CREATE TABLE note_ties (
+    note_id INTEGER NOT NULL,
+    root_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    name TEXT,
+    line INTEGER
+  );
+  CREATE INDEX note_ties_by_note ON note_ties (note_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -17,7 +17,22 @@ export const freshnessSchema = z.object({
 }).passthrough();
 
 const symbol = z.object({ name: z.string(), kind: z.string(), line: z.number().int(), exported: z.boolean() }).passthrough();
-const note = z.object({ id: z.number().int(), text: z.string(), tags: z.array(z.string()), files: z.array(z.string()) }).passthrough();
+const staleMark = z.object({
+  path: z.string(),
+  name: z.string().optional().describe('the tied definition'),
+  changed_at: z.string().optional().describe('when the map saw the file change'),
+  removed: z.literal(true).optional(),
+  gone: z.literal(true).optional(),
+  moved_to: z.string().optional().describe('path:line where the definition is now'),
+}).passthrough();
+const note = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  tags: z.array(z.string()),
+  files: z.array(z.string()),
+  definitions: z.array(z.object({ path: z.string(), name: z.string() }).passthrough()).optional(),
+  stale: z.array(staleMark).optional().describe('only on a note whose tied files changed since it was written'),
+}).passthrough();
 const budgeted = { truncated: z.boolean(), tokens_used: z.number().int() };
 
 /** Said when an answer is empty: why (only stop words, nothing matches). */

@@ -2,25 +2,36 @@
 import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import { InvalidArgumentError } from '../errors.js';
+import { tieNote } from './note-ties.js';
 
 /** Longest note, in characters: a note is a memory, not a document store. */
 export const MAX_NOTE_CHARS = 16_000;
+/** Most files, and most definitions, one note is tied to. */
+const MAX_TIES = 64;
+/** Longest definition name accepted (a name, not a text). */
+const MAX_NAME_CHARS = 256;
 
 export const rememberTool = defineTool({
   name: 'remember',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  description: 'Keep a note for later sessions (optionally tagged, tied to files, pinned). Returns its id.',
+  description: 'Keep a note for later sessions (optionally tagged, pinned, tied to files or to definitions {path, name}). Returns its id. A tied note is marked `stale` in recall answers once its files change.',
   traffic: 'tick',
   input: z.object({
     text: z.string().min(1, 'text must not be empty').max(MAX_NOTE_CHARS, `text must be at most ${MAX_NOTE_CHARS} characters`),
     tags: z.array(z.string().min(1).max(64)).max(32).optional(),
-    files: z.array(z.string().min(1)).max(64).optional(),
+    files: z.array(z.string().min(1)).max(MAX_TIES).optional(),
+    definitions: z.array(z.object({
+      path: z.string().min(1),
+      name: z.string().min(1).max(MAX_NAME_CHARS),
+    }).strict()).max(MAX_TIES).optional(),
     pinned: z.boolean().optional(),
   }).strict(),
-  handler: async ({ text, tags, files, pinned }, { session }) => {
+  handler: async ({ text, tags, files, definitions, pinned }, { session, signal }) => {
     const brain = session.requireBrain();
-    const rels = (files ?? []).map((f) => session.resolvePath(brain, f).rel);
-    const id = await brain.writer.addNote({ text, tags, files: rels, pinned }, Date.now());
+    // Taken before the files are read: whatever the map reads after this is news to the note.
+    const now = Date.now();
+    const tied = await tieNote(brain, session, files ?? [], definitions ?? [], signal);
+    const id = await brain.writer.addNote({ text, tags, files: tied.files, pinned, ties: tied.ties, behind: tied.behind }, now);
     return { id, pinned: pinned ?? false };
   },
 });

@@ -11,6 +11,7 @@ import { READ_ONLY, bootMemoryAnswer, delegateAnswer, northAnswer, seekAnswer } 
 import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
 import { analyseQuery, seek, taskFiles, withRooms } from '../ranking/index.js';
 import { northRooms, roomsOfPaths } from '../skeleton/index.js';
+import { noteFiles, withMarks } from './note-marks.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
 export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
@@ -19,6 +20,8 @@ export const DEFAULT_DELEGATE_BUDGET_TOKENS = 4000;
 const budget = z.number().int().min(100).max(200_000);
 /** Files ranked for a delegate pack before the budget cuts the list. */
 const DELEGATE_CANDIDATE_FILES = 30;
+/** Notes read for boot_memory before the budget cuts the list. */
+const BOOT_NOTES = 500;
 /** A text with something to search for: whitespace alone is refused with a reason. */
 const someText = (what: string) => z.string().refine((s) => s.trim().length > 0, `${what} must not be empty or only whitespace`);
 /** Why a recall answer came back empty, in a few words the agent can act on. */
@@ -40,10 +43,10 @@ export const seekTool = defineTool({
     const db = brain.reader;
     // The one seek (src/ranking/seek.ts): the CLI and the library rank through it too.
     const code = scope === 'notes' ? [] : seek(db, query, { limit }).map(({ rootId: _root, ...h }) => h);
-    const notes = scope === 'code' ? [] : searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score) }));
+    const notes = scope === 'code' ? [] : withMarks(db, searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score) })));
     const empty = analyseQuery(query).empty;
     const why = code.length + notes.length > 0 ? null : empty ?? NO_FILE_MATCHES;
-    return { code, notes, ...(why ? { why } : {}), freshness: freshnessOf(brain, code.map((c) => c.path)) };
+    return { code, notes, ...(why ? { why } : {}), freshness: freshnessOf(brain, [...code.map((c) => c.path), ...notes.flatMap(noteFiles)]) };
   },
 });
 
@@ -91,8 +94,13 @@ export const bootMemoryTool = defineTool({
       notes: countNotes(db),
       languages: languageCounts(db).slice(0, 5),
     };
-    const notes = bootNotes(db, 500).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, created_at: new Date(n.createdAt).toISOString() }));
-    return packWithin({ summary, notes: [], freshness: freshnessOf(brain) }, [{ field: 'notes', items: notes }], budget_tokens).value;
+    const notes = withMarks(db, bootNotes(db, BOOT_NOTES).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, created_at: new Date(n.createdAt).toISOString() })));
+    const freshness = freshnessOf(brain, notes.flatMap(noteFiles));
+    const { value } = packWithin({ summary, notes: [], freshness }, [{ field: 'notes', items: notes }], budget_tokens);
+    // Name only the pending files of the notes that were packed: the answer can only shrink.
+    value.freshness = narrowFreshness(freshness, (value.notes as typeof notes).flatMap(noteFiles));
+    stampTokens(value);
+    return value;
   },
 });
 
@@ -107,11 +115,11 @@ export const delegateTool = defineTool({
     const brain = session.requireBrain();
     const db = brain.reader;
     const q = analyseQuery(task);
-    const notes = q.empty ? [] : searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files }));
-    const ranked = q.empty ? [] : taskFiles(db, q, DELEGATE_CANDIDATE_FILES, notes.flatMap((n) => n.files));
+    const notes = q.empty ? [] : withMarks(db, searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files })));
+    const ranked = q.empty ? [] : taskFiles(db, q, DELEGATE_CANDIDATE_FILES, notes.flatMap(noteFiles));
     const files = withRooms(ranked, roomsOfPaths(db, ranked.map((f) => f.path)), task);
     const why = files.length > 0 ? null : q.empty ?? NO_FILE_MATCHES;
-    const freshness = freshnessOf(brain, files.map((f) => f.path));
+    const freshness = freshnessOf(brain, [...files.map((f) => f.path), ...notes.flatMap(noteFiles)]);
     // Notes get at most a third of the budget; files fill the rest.
     const noteShare = Math.floor((budget_tokens * CHARS_PER_TOKEN) / 3);
     const { value } = packWithin(
@@ -120,7 +128,7 @@ export const delegateTool = defineTool({
       budget_tokens,
     );
     // Name only the pending files that were packed: the answer can only shrink.
-    value.freshness = narrowFreshness(freshness, (value.files as { path: string }[]).map((f) => f.path));
+    value.freshness = narrowFreshness(freshness, [...(value.files as { path: string }[]).map((f) => f.path), ...(value.notes as typeof notes).flatMap(noteFiles)]);
     stampTokens(value);
     return value;
   },
