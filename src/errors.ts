@@ -15,19 +15,26 @@ export class GardenerError extends Error {
   }
 }
 
+/** The one shape an error is answered in as data: a tool's `isError` result, an HTTP error body. */
+export function errorBody(err: GardenerError): { error: { code: string; message: string } } {
+  return { error: { code: err.code, message: err.message } };
+}
+
 /** Bad input the caller can fix: a path, an option, an argument. CLI exit code 2. */
 export class InvalidArgumentError extends GardenerError {
+  static readonly code = 'GDN_INVALID_ARGUMENT';
   constructor(message: string, options?: { cause?: unknown }) {
-    super('GDN_INVALID_ARGUMENT', message, { ...options, exitCode: 2 });
+    super(InvalidArgumentError.code, message, { ...options, exitCode: 2 });
     this.name = 'InvalidArgumentError';
   }
 }
 
 /** A folder given to Gardener does not exist, is not a folder, or cannot be read. */
 export class FolderNotFoundError extends GardenerError {
+  static readonly code = 'GDN_FOLDER_NOT_FOUND';
   readonly path: string;
   constructor(path: string, reason: string, options?: { cause?: unknown }) {
-    super('GDN_FOLDER_NOT_FOUND', `${path}: ${reason}`, { ...options, exitCode: 2 });
+    super(FolderNotFoundError.code, `${path}: ${reason}`, { ...options, exitCode: 2 });
     this.name = 'FolderNotFoundError';
     this.path = path;
   }
@@ -35,10 +42,11 @@ export class FolderNotFoundError extends GardenerError {
 
 /** No brain covers the folder (in the home that was searched). */
 export class BrainNotFoundError extends GardenerError {
+  static readonly code = 'GDN_BRAIN_NOT_FOUND';
   readonly path: string;
   readonly home: string | undefined;
   constructor(path: string, home?: string) {
-    super('GDN_BRAIN_NOT_FOUND', noBrainHint(path, home, `run \`gardener init ${path}\` to create one`), { exitCode: 2 });
+    super(BrainNotFoundError.code, noBrainHint(path, home, `run \`gardener init ${path}\` to create one`), { exitCode: 2 });
     this.name = 'BrainNotFoundError';
     this.path = path;
     this.home = home;
@@ -104,8 +112,9 @@ export class WorkerTimeoutError extends GardenerError {
 
 /** An operation was cancelled by its caller. */
 export class AbortedError extends GardenerError {
+  static readonly code = 'GDN_ABORTED';
   constructor(what: string, options?: { cause?: unknown }) {
-    super('GDN_ABORTED', `${what} was cancelled`, options);
+    super(AbortedError.code, `${what} was cancelled`, options);
     this.name = 'AbortedError';
   }
 }
@@ -379,9 +388,10 @@ export class JsonTooDeepError extends GardenerError {
 
 /** (HTTP 503) The owner holds as many HTTP sessions (MCP and REST together) as it keeps. */
 export class TooManySessionsError extends GardenerError {
+  static readonly code = 'GDN_TOO_MANY_SESSIONS';
   constructor(max: number, unusedMs: number, idleMs: number) {
     super(
-      'GDN_TOO_MANY_SESSIONS',
+      TooManySessionsError.code,
       `the owner already keeps ${max} HTTP sessions (MCP and REST together), its bound: end one (an MCP client's DELETE /mcp) ` +
         `or retry later (a session with no call after initialize ends after ${Math.round(unusedMs / 1000)} s, an idle one after ${Math.round(idleMs / 60_000)} min)`,
     );
@@ -398,5 +408,92 @@ export class JsonTooManyValuesError extends GardenerError {
       { exitCode: 2 },
     );
     this.name = 'JsonTooManyValuesError';
+  }
+}
+
+/*
+ * Codes the seams and transports answer with, as data (an `isError` tool result, a tick outcome,
+ * an HTTP error body) more often than thrown: each is read through its class's `code`.
+ */
+
+/** A tick failed for a reason without a code of its own (recorded as a `tick_failed` alert, never thrown at a caller). */
+export class TickFailedError extends GardenerError {
+  static readonly code = 'GDN_TICK_FAILED';
+}
+
+/** (MCP, REST 404) A tool this session does not offer, or not yet (a late tool before its folder has a brain). */
+export class UnknownToolError extends GardenerError {
+  static readonly code = 'GDN_UNKNOWN_TOOL';
+  constructor(tool: string, { late = false }: { late?: boolean } = {}) {
+    const message = late
+      ? `${tool} is not available here: it is offered only for a folder with a brain (call ingest first)`
+      : `unknown tool "${tool}": call tools/list for the tools this session offers`;
+    super(UnknownToolError.code, message, { exitCode: 2 });
+    this.name = 'UnknownToolError';
+  }
+}
+
+/** (HTTP 401) No bearer token, or a wrong one. */
+export class UnauthorizedError extends GardenerError {
+  static readonly code = 'GDN_UNAUTHORIZED';
+}
+
+/** (MCP, REST 500) A tool's handler failed for a reason without a code of its own. */
+export class ToolFailedError extends GardenerError {
+  static readonly code = 'GDN_TOOL_FAILED';
+  constructor(tool: string, cause: unknown) {
+    super(ToolFailedError.code, `${tool} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ToolFailedError';
+  }
+}
+
+/** (HTTP 403) A Host that is not a loopback name, or a foreign Origin. */
+export class ForbiddenError extends GardenerError {
+  static readonly code = 'GDN_FORBIDDEN';
+}
+
+/** (HTTP 413) A request body over the owner's bound. */
+export class RequestTooLargeError extends GardenerError {
+  static readonly code = 'GDN_BODY_TOO_LARGE';
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(RequestTooLargeError.code, `the request body is over ${maxBytes} bytes`);
+    this.name = 'RequestTooLargeError';
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** (HTTP 404) A host looked for OAuth metadata: the owner takes a bearer token only. */
+export class NoOAuthError extends GardenerError {
+  static readonly code = 'GDN_NO_OAUTH';
+}
+
+/** (HTTP 404) No such route. */
+export class RouteNotFoundError extends GardenerError {
+  static readonly code = 'GDN_NOT_FOUND';
+  constructor(method: string | undefined, path: string) {
+    super(RouteNotFoundError.code, `no route ${method ?? '?'} ${path}: see docs/owner.md for the routes`);
+    this.name = 'RouteNotFoundError';
+  }
+}
+
+/** (HTTP 504) A REST tool call outlived the call timeout; the work goes on in the background. */
+export class RestTimeoutError extends GardenerError {
+  static readonly code = 'GDN_REST_TIMEOUT';
+  constructor(tool: string, timeoutMs: number) {
+    super(
+      RestTimeoutError.code,
+      `${tool} did not finish within ${timeoutMs} ms; the work goes on in the background: call again (or read status) later`,
+    );
+    this.name = 'RestTimeoutError';
+  }
+}
+
+/** (HTTP 500) A request failed inside the owner's HTTP listener, outside any tool call. */
+export class HttpRequestFailedError extends GardenerError {
+  static readonly code = 'GDN_HTTP_FAILED';
+  constructor(cause: Error) {
+    super(HttpRequestFailedError.code, cause.message, { cause });
+    this.name = 'HttpRequestFailedError';
   }
 }

@@ -22,7 +22,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = process.env) {
   return r;
 }
 
-/** The MCP part's keys that scripts read (bench/report.ts, BenchJsonMcp). */
+/** The MCP part's keys that scripts read (bench/report/shape.ts, BenchJsonMcp). */
 const MCP_KEYS = [
   'initialize_ms',
   'baseline_initialize_ms',

@@ -1,11 +1,11 @@
 /**
- * The stored form of a file's references (src/store/reference-codec.ts): uses grouped by name in
+ * The stored form of a file's references (src/ingest/reference-codec.ts): uses grouped by name in
  * first-use order, each as its kind letter, line and enclosing definition's index, whatever the
  * names' alphabet, and read back by name unchanged.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeReferences, namesIn, usesIn } from '../src/store/reference-codec.js';
+import { encodeReferences, namesIn, usesIn } from '../src/ingest/index.js';
 import type { Reference, SymbolDef } from '../src/ingest/extract/types.js';
 
 const symbols: SymbolDef[] = [

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { makeGitRepo, type GitRepo } from './helpers/git-repo.js';
 import { makeTestBrains, type TestBrains } from './helpers/brains.js';
-import { FakeClock } from './helpers/fake-clock.js';
+import { ManualClock } from './helpers/manual-clock.js';
 import { writeCandidate, writeRatified } from './helpers/skeleton.js';
 import { runTick, Vigils } from '../src/vigil/index.js';
 import { listAlerts } from '../src/store/index.js';
@@ -32,13 +32,13 @@ interface World {
   repo: GitRepo;
   t: TestBrains;
   brain: Brain;
-  clock: FakeClock;
+  clock: ManualClock;
 }
 
 async function world(opts: { ratify?: boolean } = {}): Promise<World> {
   const repo = await makeGitRepo(FILES);
   const t = await makeTestBrains();
-  const clock = new FakeClock();
+  const clock = new ManualClock(1_800_000_000_000);
   const { brain } = await t.brains.ensure(repo.dir);
   await runTick(brain, { inventory: true, now: clock.now });
   if (opts.ratify !== false) await writeRatified(brain, ROOMS, clock.now());
@@ -53,7 +53,7 @@ async function done(w: World): Promise<void> {
 }
 
 function vigilsFor(w: World): Vigils {
-  return new Vigils({ log: () => {}, now: w.clock.now, tickOptions: { now: w.clock.now }, reconcile: { now: w.clock.now, timers: w.clock.timers } });
+  return new Vigils({ log: () => {}, now: w.clock.now, tickOptions: { now: w.clock.now }, reconcile: { now: w.clock.now, timers: w.clock } });
 }
 
 /** One tick that changes the map, waiting until the reconciler has re-armed for it. */
@@ -78,9 +78,9 @@ test('the quiet window coalesces a burst of ticks into one reconcile', async () 
     r.on('reconcile', (o: ReconcileOutcome) => outcomes.push(o));
     const start = w.clock.now();
     await burstTick(w, vigils, 'src/a/n1.ts', 'export const n1 = 1;\n');
-    w.clock.advanceBy(10_000);
+    w.clock.advance(10_000);
     await burstTick(w, vigils, 'src/a/n2.ts', 'export const n2 = 2;\n');
-    w.clock.advanceBy(10_000);
+    w.clock.advance(10_000);
     await burstTick(w, vigils, 'src/b/n3.ts', 'export const n3 = 3;\n');
     const lastTickAt = w.clock.now();
     assert.equal(readSkeletonMeta(w.brain.reader).reconcileDueAt, lastTickAt + WINDOW, 'every tick pushed the persisted deadline');
@@ -102,7 +102,7 @@ test('the quiet window coalesces a burst of ticks into one reconcile', async () 
 
 test('a live candidate lease makes the reconciler yield and reschedule one window later', async () => {
   const w = await world();
-  const r = new Reconciler(w.brain.id, w.brain.writer, { now: w.clock.now, timers: w.clock.timers, log: () => {} });
+  const r = new Reconciler(w.brain.id, w.brain.writer, { now: w.clock.now, timers: w.clock, log: () => {} });
   try {
     const before = readSkeletonMeta(w.brain.reader).storeVersion;
     const lease = unrefused(await w.brain.writer.skeletonLease('take', 'editor-1', 600, w.clock.now()));
@@ -115,7 +115,7 @@ test('a live candidate lease makes the reconciler yield and reschedule one windo
     assert.equal(readSkeletonMeta(w.brain.reader).storeVersion, before, 'nothing was written');
     unrefused(await w.brain.writer.skeletonLease('release', 'editor-1', 600, w.clock.now()));
     const next = once(r, 'reconcile');
-    w.clock.advanceBy(WINDOW);
+    w.clock.advance(WINDOW);
     const [later] = (await next) as [ReconcileOutcome];
     assert.equal(later.kind, 'reconciled', 'the lease gone, the next window reconciles');
   } finally {
@@ -126,7 +126,7 @@ test('a live candidate lease makes the reconciler yield and reschedule one windo
 
 test('a candidate-only brain is skipped: a candidate is refreshed by a re-scan, not a reconcile', async () => {
   const w = await world({ ratify: false });
-  const r = new Reconciler(w.brain.id, w.brain.writer, { now: w.clock.now, timers: w.clock.timers, log: () => {} });
+  const r = new Reconciler(w.brain.id, w.brain.writer, { now: w.clock.now, timers: w.clock, log: () => {} });
   try {
     await writeCandidate(w.brain, ROOMS, w.clock.now());
     const before = readSkeletonMeta(w.brain.reader).storeVersion;
@@ -163,7 +163,7 @@ test('a version conflict gets exactly one retry, then an auto_reconcile_conflict
     skeletonClearDeadline: (at) => w.brain.writer.skeletonClearDeadline(at),
     recordAlert: (a, now) => w.brain.writer.recordAlert(a, now),
   };
-  const r = new Reconciler(w.brain.id, store, { now: w.clock.now, timers: w.clock.timers, log: () => {} });
+  const r = new Reconciler(w.brain.id, store, { now: w.clock.now, timers: w.clock, log: () => {} });
   try {
     const outcome = await r.reconcileNow();
     assert.equal(outcome.kind, 'conflict');
@@ -191,7 +191,7 @@ test('a conflict that clears on the retry reconciles, once', async () => {
       return read;
     },
   };
-  const r = new Reconciler(w.brain.id, store, { now: w.clock.now, timers: w.clock.timers, log: () => {} });
+  const r = new Reconciler(w.brain.id, store, { now: w.clock.now, timers: w.clock, log: () => {} });
   try {
     const outcome = await r.reconcileNow();
     assert.ok(outcome.kind === 'reconciled' && outcome.retried);
@@ -211,10 +211,10 @@ test('a process restarted inside the window still reconciles when it comes back'
     await once(first.reconciler(w.brain.id)!, 'scheduled');
     await burstTick(w, first, 'src/b/late.ts', 'export const late = 1;\n');
     const due = w.clock.now() + WINDOW;
-    w.clock.advanceBy(10_000);
+    w.clock.advance(10_000);
     await first.close(); // …ends inside the window (its timer is gone with it)
     assert.equal(w.clock.pending, 0);
-    w.clock.advanceBy(10_000);
+    w.clock.advance(10_000);
     first = vigilsFor(w); // the process comes back
     first.get(w.brain);
     const r = first.reconciler(w.brain.id)!;
@@ -233,7 +233,7 @@ test('a process restarted inside the window still reconciles when it comes back'
 
 test('a drift alert names each breaking import and each new file in no room, once per reconcile', async () => {
   const w = await world();
-  const r = new Reconciler(w.brain.id, w.brain.writer, { now: w.clock.now, timers: w.clock.timers, log: () => {} });
+  const r = new Reconciler(w.brain.id, w.brain.writer, { now: w.clock.now, timers: w.clock, log: () => {} });
   try {
     w.repo.write('src/a/x.ts', "import { y } from '../b/y.js';\nexport const x = y;\n");
     w.repo.write('src/a/v.ts', "import { y } from '../b/y.js';\nexport const v = y;\n");

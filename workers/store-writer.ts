@@ -13,7 +13,7 @@ import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
-  readVigil, setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
+  setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
   type Database, type RootRow, type PushOutcome, type CommitOutcome, type AlertInput, type VigilState,
   type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
 } from '../src/store/index.js';
@@ -113,10 +113,6 @@ export class StoreWriter {
     return this.#write((db) => recordAlert(db, alert, now));
   }
 
-  readVigil(): VigilState {
-    return readVigil(this.#open());
-  }
-
   setArmed(armed: boolean, now: number): VigilState {
     return this.#write((db) => setArmed(db, armed, now));
   }
@@ -126,10 +122,6 @@ export class StoreWriter {
     const lease = this.#write((db) => acquireTickLease(db, pid, now));
     const db = this.#open();
     return { lease, roots: listRoots(db), backlog: countBacklog(db) };
-  }
-
-  acquireTickLease(pid: number, now: number): LeaseOutcome {
-    return this.#write((db) => acquireTickLease(db, pid, now));
   }
 
   releaseTickLease(pid: number, now: number, counts: TickCounts | null): void {

@@ -2,12 +2,14 @@
  * The messages between the main thread and the workers, in one place (piscina's src/types.ts).
  * Everything here crosses a thread boundary by structured clone: plain data only.
  */
-import type { ImportRef, Reference, SymbolDef } from '../src/ingest/extract/types.js';
 import type { MessagePort } from 'node:worker_threads';
-import { encodeReferences } from '../src/store/reference-codec.js';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
+import type { FileResult, HashExtractTask } from '../src/ingest/types.js';
 
+/** The facts detect and ingest produce belong to their rooms; the messages carry them. */
 export type { DetectRequest, DetectResult };
+export type { BacklogItem, DeletedResult, FailedResult, FileResult, HashExtractTask, IngestedResult, UnchangedResult } from '../src/ingest/types.js';
+export { extractionFields } from '../src/ingest/extraction-fields.js';
 
 /**
  * The detect worker's own bound on one task, in ms: its AbortSignal kills every git the task
@@ -36,80 +38,6 @@ export interface ResolveCommitTask {
   abort?: MessagePort;
 }
 
-/** One path waiting in the backlog, with what the map knows of it. */
-export interface BacklogItem {
-  id: number;
-  rootId: number;
-  path: string;
-  /** The hash in the map, if the path is there: an unchanged file only updates its stat row. */
-  knownHash: string | null;
-}
-
-/** A batch for the hash+extract pool. */
-export interface HashExtractTask {
-  /** Absolute path of each ingest root the batch's items belong to, by root id. */
-  roots: Record<number, string>;
-  items: BacklogItem[];
-  /** Files larger than this are hashed but not full-text indexed, in bytes. */
-  maxIndexBytes: number;
-  /** Extract references; false only in the bench's with/without comparison. @default true */
-  references?: boolean;
-}
-
-interface ResultBase {
-  id: number;
-  rootId: number;
-  path: string;
-}
-export interface DeletedResult extends ResultBase {
-  status: 'deleted';
-}
-export interface UnchangedResult extends ResultBase {
-  status: 'unchanged';
-  size: number;
-  mtimeMs: number;
-}
-/**
- * A file that was (re)ingested. Definitions and imports arrive already serialised: one string
- * crosses the threads instead of dozens of small objects, and the pool thread (which has CPU
- * to spare) does the work the writer (the drain's critical path) would otherwise do.
- */
-export interface IngestedResult extends ResultBase {
-  status: 'ingested';
-  size: number;
-  mtimeMs: number;
-  hash: string;
-  language: string | null;
-  lines: number;
-  /**
-   * The file's UTF-8 bytes for the full-text index; null for binary or oversized files.
-   * Bytes rather than a string so they cross threads by transfer, not by copy: the main
-   * thread only relays them from the pool to the writer, which decodes them once.
-   */
-  text: Uint8Array | null;
-  /** The file's definitions, as stored (JSON of SymbolDef[]), and how many. */
-  symbolsJson: string;
-  symbolCount: number;
-  /** The definitions' names, space-separated, for the full-text index's `symbols` column. */
-  symbolNames: string;
-  /** The file's imports, as stored (JSON of ImportRef[]). */
-  importsJson: string;
-  /**
-   * Why the file has no definitions although its language has a grammar (too large, parse
-   * timed out, grammar failed): the writer raises it as an alert naming the file.
-   */
-  note?: { code: string; message: string };
-  /** The file's references, as stored (src/store/reference-codec.ts): grouped by name, `in` as a definition index. */
-  refsText: string;
-}
-export interface FailedResult extends ResultBase {
-  status: 'failed';
-  /** The errno code (EACCES, EISDIR…) or GDN code. */
-  code: string;
-  message: string;
-}
-export type FileResult = DeletedResult | UnchangedResult | IngestedResult | FailedResult;
-
 export interface HashExtractOutput {
   results: FileResult[];
   /** Time spent reading, hashing and extracting, in ms. */
@@ -121,15 +49,4 @@ export function textBuffers(results: readonly FileResult[]): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const r of results) if (r.status === 'ingested' && r.text) out.push(r.text.buffer as ArrayBuffer);
   return out;
-}
-
-/** Serialises an extraction into the fields an IngestedResult carries. */
-export function extractionFields(symbols: readonly SymbolDef[], imports: readonly ImportRef[], references: readonly Reference[] = []) {
-  return {
-    symbolsJson: JSON.stringify(symbols),
-    symbolCount: symbols.length,
-    symbolNames: symbols.map((s) => s.name).join(' '),
-    importsJson: JSON.stringify(imports),
-    refsText: encodeReferences(symbols, references),
-  };
 }

@@ -6,7 +6,7 @@
  * never awaited), and runs the handler. A handler's failure becomes an `isError` result with a
  * message that names the problem; only protocol faults are left to the transport.
  */
-import { GardenerError } from '../errors.js';
+import { errorBody, GardenerError, InvalidArgumentError, ToolFailedError, UnknownToolError } from '../errors.js';
 import type { ToolContext, ToolDef, ToolResult } from './tool.js';
 import { ticksOnTraffic } from './traffic.js';
 
@@ -17,24 +17,23 @@ export async function dispatchTool(
   ctx: ToolContext,
 ): Promise<ToolResult> {
   const tool = tools.get(name);
-  if (!tool) return failure(`unknown tool "${name}": call tools/list for the tools this session offers`, 'GDN_UNKNOWN_TOOL');
+  if (!tool) return failure(new UnknownToolError(name));
   if (tool.late && !ctx.session.isListed(name)) {
-    return failure(`${name} is not available here: it is offered only for a folder with a brain (call ingest first)`, 'GDN_UNKNOWN_TOOL');
+    return failure(new UnknownToolError(name, { late: true }));
   }
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ');
-    return failure(`invalid input for ${name}: ${issues}`, 'GDN_INVALID_ARGUMENT');
+    return failure(new InvalidArgumentError(`invalid input for ${name}: ${issues}`));
   }
   if (ticksOnTraffic(tool.traffic)) ctx.session.trafficTick();
   try {
     return { value: await tool.handler(parsed.data, ctx) };
   } catch (err) {
-    if (err instanceof GardenerError) return failure(err.message, err.code);
-    return failure(`${name} failed: ${err instanceof Error ? err.message : String(err)}`, 'GDN_TOOL_FAILED');
+    return failure(err instanceof GardenerError ? err : new ToolFailedError(name, err));
   }
 }
 
-function failure(message: string, code: string): ToolResult {
-  return { value: { error: { code, message } }, isError: true };
+function failure(err: GardenerError): ToolResult {
+  return { value: errorBody(err), isError: true };
 }

@@ -27,7 +27,19 @@ import { RestTools, json } from './rest-tools.js';
 import type { SessionParts } from '../mcp/session-server.js';
 import type { Logger } from '../owner/log.js';
 import { VERSION } from '../version.js';
-import { InvalidArgumentError, JsonTooDeepError, JsonTooManyValuesError, ListenError } from '../errors.js';
+import {
+  errorBody,
+  ForbiddenError,
+  HttpRequestFailedError,
+  InvalidArgumentError,
+  JsonTooDeepError,
+  JsonTooManyValuesError,
+  ListenError,
+  NoOAuthError,
+  RequestTooLargeError,
+  RouteNotFoundError,
+  UnauthorizedError,
+} from '../errors.js';
 import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../wire/index.js';
 
 /** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
@@ -73,7 +85,7 @@ export class HttpListener {
     this.#server = createServer((req, res) => {
       this.#route(req, res).catch((err: Error) => {
         options.log.error('http request failed', { url: req.url, error: err.message });
-        if (!res.headersSent) json(res, 500, { error: { code: 'GDN_TOOL_FAILED', message: err.message } });
+        if (!res.headersSent) json(res, 500, errorBody(new HttpRequestFailedError(err)));
         else res.end();
       });
     });
@@ -120,10 +132,10 @@ export class HttpListener {
     if (refusal) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (refusal.status === 401) headers['www-authenticate'] = refusal.challenge!;
-      res.writeHead(refusal.status, headers).end(JSON.stringify({ error: { code: refusal.status === 401 ? 'GDN_UNAUTHORIZED' : 'GDN_FORBIDDEN', message: refusal.message } }));
+      res.writeHead(refusal.status, headers).end(JSON.stringify({ error: { code: refusal.status === 401 ? UnauthorizedError.code : ForbiddenError.code, message: refusal.message } }));
       return;
     }
-    if (isOAuthDiscovery(path)) return json(res, 404, { error: { code: 'GDN_NO_OAUTH', message: NO_OAUTH_MESSAGE } });
+    if (isOAuthDiscovery(path)) return json(res, 404, { error: { code: NoOAuthError.code, message: NO_OAUTH_MESSAGE } });
     if (req.method === 'GET' && path === '/healthz') {
       return json(res, 200, { ok: true, version: VERSION, uptime_s: Math.round((Date.now() - o.startedAt) / 1000) });
     }
@@ -141,7 +153,7 @@ export class HttpListener {
         if (err instanceof BodyTooLargeError) {
           if (err.unread !== null && err.unread <= MAX_BODY_DRAIN_BYTES) req.resume();
           else res.setHeader('connection', 'close');
-          return json(res, 413, { error: { code: 'GDN_BODY_TOO_LARGE', message: `the request body is over ${MAX_BODY_BYTES} bytes` } });
+          return json(res, 413, errorBody(new RequestTooLargeError(MAX_BODY_BYTES)));
         }
         throw err;
       }
@@ -163,11 +175,11 @@ export class HttpListener {
     const tool = /^\/api\/tools\/([a-z_]+)$/.exec(path);
     if (tool && req.method === 'POST') {
       if (!folder) {
-        return json(res, 400, { error: { code: 'GDN_INVALID_ARGUMENT', message: 'name the session folder with the X-Gardener-Folder header or the folder query parameter' } });
+        return json(res, 400, errorBody(new InvalidArgumentError('name the session folder with the X-Gardener-Folder header or the folder query parameter')));
       }
       return this.rest.handle(res, tool[1]!, body ?? {}, folder);
     }
-    json(res, 404, { error: { code: 'GDN_NOT_FOUND', message: `no route ${req.method} ${path}: see docs/owner.md for the routes` } });
+    json(res, 404, errorBody(new RouteNotFoundError(req.method, path)));
   }
 }
 
@@ -184,5 +196,5 @@ function refuseBody(res: ServerResponse, mcp: boolean, refused: Extract<DecodedJ
             ? 'the request body is not valid UTF-8: send the tool arguments as a UTF-8 JSON object'
             : 'the request body is not JSON: send the tool arguments as a JSON object',
         );
-  json(res, 400, { error: { code: err.code, message: err.message } });
+  json(res, 400, errorBody(err));
 }

@@ -16,7 +16,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { dispatchTool } from '../dispatch/index.js';
-import { GardenerError } from '../errors.js';
+import { BrainNotFoundError, errorBody, FolderNotFoundError, GardenerError, InvalidArgumentError, RestTimeoutError, TooManySessionsError, UnknownToolError } from '../errors.js';
 import type { SessionParts } from '../mcp/session-server.js';
 import { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS, SessionSlots, isExpired, type SessionUse } from './session-bounds.js';
 
@@ -26,11 +26,11 @@ export const REST_CALL_TIMEOUT_MS = 30_000;
 export const REST_SESSION_IDLE_MS = HTTP_SESSION_IDLE_MS;
 
 const STATUS_BY_CODE: Record<string, number> = {
-  GDN_UNKNOWN_TOOL: 404,
-  GDN_INVALID_ARGUMENT: 400,
-  GDN_FOLDER_NOT_FOUND: 400,
-  GDN_BRAIN_NOT_FOUND: 400,
-  GDN_TOO_MANY_SESSIONS: 503,
+  [UnknownToolError.code]: 404,
+  [InvalidArgumentError.code]: 400,
+  [FolderNotFoundError.code]: 400,
+  [BrainNotFoundError.code]: 400,
+  [TooManySessionsError.code]: 503,
 };
 
 export interface RestToolsOptions {
@@ -71,8 +71,8 @@ export class RestTools {
       s = this.#session(folder);
     } catch (err) {
       if (!(err instanceof GardenerError)) throw err;
-      if (err.code === 'GDN_TOO_MANY_SESSIONS') res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
-      return json(res, STATUS_BY_CODE[err.code] ?? 500, { error: { code: err.code, message: err.message } });
+      if (err instanceof TooManySessionsError) res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
+      return json(res, STATUS_BY_CODE[err.code] ?? 500, errorBody(err));
     }
     s.lastUsedAt = this.#now();
     const { session } = s.parts;
@@ -84,9 +84,7 @@ export class RestTools {
     clearTimeout(timer);
     if (outcome === 'timeout') {
       work.catch(() => {});
-      return json(res, 504, {
-        error: { code: 'GDN_REST_TIMEOUT', message: `${name} did not finish within ${timeoutMs} ms; the work goes on in the background: call again (or read status) later` },
-      });
+      return json(res, 504, errorBody(new RestTimeoutError(name, timeoutMs)));
     }
     if (!outcome.isError) return json(res, 200, outcome.value);
     const code = (outcome.value as { error?: { code?: string } }).error?.code ?? '';

@@ -19,7 +19,8 @@ import { languageOf, languageOfFile } from './language.js';
 import { extractFile } from './extraction.js';
 import { indexableText, keptOutOfMap } from './secrets/index.js';
 import { setReferencesKept } from './extract/reference-sink.js';
-import { extractionFields, type BacklogItem, type FileResult, type HashExtractTask } from '../../workers/types.js';
+import { extractionFields } from './extraction-fields.js';
+import type { BacklogItem, FileResult, HashExtractTask } from './types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
 const BINARY_SNIFF_BYTES = 8000;

@@ -13,7 +13,7 @@ import { Session } from '../session/index.js';
 import { readVigil, countBacklog } from '../store/index.js';
 import { TOOLS } from '../tools/index.js';
 import { Vigils, type VigilOptions } from '../vigil/index.js';
-import { ArmedBrains, type BrainWork } from './armed-brains.js';
+import { ArmedBrains } from './armed-brains.js';
 import type { Logger } from './log.js';
 import { OwnerWatchers, type OwnerWatchersOptions } from './owner-watchers.js';
 
@@ -27,8 +27,6 @@ export interface OwnerBrainsOptions {
   /** Pool threads shared by every brain. @default DEFAULT_POOL_THREADS */
   maxThreads?: number;
   vigil?: VigilOptions;
-  /** Per-brain background work for armed brains (the watcher's seam). */
-  work?: BrainWork;
   /** The live watchers' options (tests inject a backend and shorter windows). */
   watch?: Partial<Omit<OwnerWatchersOptions, 'home' | 'brains' | 'vigils' | 'log'>>;
   log: Logger;
@@ -45,7 +43,7 @@ export class OwnerBrains {
 
   constructor(options: OwnerBrainsOptions) {
     this.#log = options.log;
-    this.armed = new ArmedBrains(options.work);
+    this.armed = new ArmedBrains();
     this.vigils = new Vigils({ log: (line) => this.#log.warn(line), ...options.vigil });
     this.brains = new Brains({
       home: options.home,
@@ -54,7 +52,7 @@ export class OwnerBrains {
       onOpen: (brain) => this.#opened(brain),
       onEvict: async (brain) => {
         this.#log.info('brain evicted', { brain: brain.id });
-        await this.armed.unsubscribe(brain);
+        this.armed.unsubscribe(brain);
         await this.vigils.retire(brain);
       },
     });
@@ -77,7 +75,7 @@ export class OwnerBrains {
       backendOf: (id: string) => this.watchers.backendOf(id),
       armedChanged: async (brain: Brain, armed: boolean) => {
         if (armed) this.armed.subscribe(brain);
-        else await this.armed.unsubscribe(brain);
+        else this.armed.unsubscribe(brain);
         await this.watchers.armedChanged(brain, armed);
       },
     };
@@ -130,7 +128,7 @@ export class OwnerBrains {
     await Promise.allSettled([...this.#sessions].map((s) => this.closeSession(s)));
     await this.probe.close();
     await this.watchers.close();
-    await this.armed.close();
+    this.armed.close();
     await this.vigils.close();
     await this.brains.close();
   }

@@ -43,7 +43,6 @@ import { OwnerLock } from './owner-lock.js';
 import { makePrivateDir, prepareSocketFolder, runPaths, unsafeFolderReason, type RunPaths } from './run-paths.js';
 import { ensureToken } from './token.js';
 import { proveOwner } from './verify-owner.js';
-import type { BrainWork } from './armed-brains.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
@@ -75,8 +74,6 @@ export interface OwnerOptions {
   env?: NodeJS.ProcessEnv;
   /** Watch SIGTERM/SIGINT and bound the shutdown with a hard exit. @default true */
   processHooks?: boolean;
-  /** Per-brain background work for armed brains (the watcher's seam). */
-  work?: BrainWork;
   /** The live watchers' options (tests inject shorter windows). */
   watch?: OwnerBrainsOptions['watch'];
 }
@@ -204,7 +201,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     clearSocketPath(paths.socket, readOwnerFile(paths.ownerFile), log);
     rewriteOwnerFile(paths.ownerFile, info);
     wroteOwnerFile = true;
-    const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, log, work: options.work, watch: options.watch });
+    const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, log, watch: options.watch });
     let stop = (_reason: string) => {};
     // Bound under a private name, then renamed into place: closing a Unix socket server makes
     // libuv unlink the path it bound, which would delete whatever socket then sits at the real

@@ -8,14 +8,14 @@
  * list when the probe says so, and `onToolsChanged` fires (MCP: notifications/tools/list_changed).
  * Tools never leave the list: a folder unwatched later keeps them and they answer with a refusal.
  */
-import { realpathSync } from 'node:fs';
-import { basename, dirname, join, resolve, relative, isAbsolute, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { BrainNotFoundError, InvalidArgumentError } from '../errors.js';
 import type { Brain, Brains } from '../brain/index.js';
 import type { FolderProbe, ProbeAnswer } from '../probe/index.js';
 import { readVigil } from '../store/index.js';
 import type { Vigils } from '../vigil/index.js';
 import type { ToolDef } from '../dispatch/index.js';
+import { confinePath } from '../paths/confine-path.js';
 
 /** How long the first tools/list waits for a probe that is already running. */
 export const FIRST_LIST_WAIT_MS = 200;
@@ -178,26 +178,11 @@ export class Session {
   }
 
   /**
-   * Resolves a path argument against the brain's roots. Anything outside them is refused
-   * before it is read: by its text (`..`, an absolute path elsewhere, a NUL byte, a backslash,
-   * a name longer than the file system takes), then by where its symlinks lead (resolved with
-   * lstat/readlink only, so nothing, not even a FIFO, is opened).
+   * Resolves a path argument against the brain's roots, from the session folder; anything
+   * outside them is refused before it is read (src/paths/confine-path.ts).
    */
   resolvePath(brain: Brain, path: string): { root: string; rel: string } {
-    checkPathText(path);
-    const abs = resolve(this.#anchor, path);
-    for (const root of brain.roots) {
-      const rel = relative(root, abs);
-      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-        const real = realPathOfExisting(abs);
-        const realRel = relative(root, real);
-        if (realRel !== '' && (realRel.startsWith('..') || isAbsolute(realRel))) {
-          throw new InvalidArgumentError(`${path} leads outside this session's brain roots through a symlink (to ${real}); only paths inside them can be used`);
-        }
-        return { root, rel: rel.split(sep).join('/') };
-      }
-    }
-    throw new InvalidArgumentError(`${path} is outside this session's brain roots (${brain.roots.join(', ')}); only paths inside them can be used`);
+    return confinePath(this.#anchor, brain.roots, path, "this session's brain roots");
   }
 
   /** Schedules a tick of the anchored brain if it is armed; never waits, never throws. */
@@ -232,40 +217,5 @@ export class Session {
       grew = true;
     }
     if (grew) this.#onToolsChanged();
-  }
-}
-
-/** Longest path argument, in bytes (Linux PATH_MAX): the file system refuses longer ones anyway. */
-export const MAX_PATH_BYTES = 4096;
-/** Longest single name in a path, in bytes (NAME_MAX on Linux and macOS). */
-export const MAX_NAME_BYTES = 255;
-
-/** Refuses a path argument whose text alone says it cannot name a file under a root. */
-function checkPathText(path: string): void {
-  const shown = JSON.stringify(path.length > 120 ? `${path.slice(0, 120)}…` : path);
-  if (path.includes('\0')) throw new InvalidArgumentError(`${shown} contains a NUL byte; pass the path without it`);
-  if (path.includes('\\')) throw new InvalidArgumentError(`${shown} contains a backslash; separate folders with "/"`);
-  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new InvalidArgumentError(`${shown} is too long (over ${MAX_PATH_BYTES} bytes)`);
-  for (const name of path.split('/')) {
-    if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw new InvalidArgumentError(`${shown} has a name too long (over ${MAX_NAME_BYTES} bytes)`);
-  }
-}
-
-/**
- * The real path of `abs`, or of its longest existing ancestor with the rest appended: a path
- * may name a file that was just deleted (`scan` re-checks it). realpath reads links, never files.
- */
-function realPathOfExisting(abs: string): string {
-  let head = abs;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync.native(head), ...tail.reverse());
-    } catch (err) {
-      const parent = dirname(head);
-      if (parent === head || !['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return abs;
-      tail.push(basename(head));
-      head = parent;
-    }
   }
 }

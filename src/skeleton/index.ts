@@ -15,7 +15,7 @@ export { refusing, unrefused, type Refusal } from './refusal.js';
 export { rootTextReader } from './root-text.js';
 export {
   Reconciler, AUTO_RECONCILE_QUIET_WINDOW_MS, DRIFT_ALERT_MAX_ITEMS, driftMessage,
-  type ReconcileStore, type ReconcileTimers, type ReconcilerOptions, type ReconcileOutcome,
+  type ReconcileStore, type ReconcilerOptions, type ReconcileOutcome,
 } from './reconciler.js';
 export { roomsOfPaths } from './rooms-of-paths.js';
 export { skeletonView, viewOf, northRooms, VIEW_MAX_ITEMS } from './skeleton-view.js';

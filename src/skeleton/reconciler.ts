@@ -18,6 +18,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { AlertInput } from '../store/index.js';
+import { realTimers, type Timers } from '../timers.js';
 import type { Derived, Violation } from './derive.js';
 import type { ReconcileRead, SkeletonMeta } from './skeleton-store.js';
 
@@ -40,21 +41,11 @@ export interface ReconcileStore {
   recordAlert(alert: AlertInput, now: number): Promise<number>;
 }
 
-export interface ReconcileTimers {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const realTimers: ReconcileTimers = {
-  set: (fn, ms) => setTimeout(fn, ms).unref(),
-  clear: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 export interface ReconcilerOptions {
   /** Wall clock, in ms. @default Date.now */
   now?: () => number;
-  /** @default setTimeout/clearTimeout, unref'd */
-  timers?: ReconcileTimers;
+  /** The quiet window's timer (src/timers.ts); deadlines are read on `now`. @default realTimers (unref'd) */
+  timers?: Timers;
   /** @default AUTO_RECONCILE_QUIET_WINDOW_MS */
   quietWindowMs?: number;
   /** @default a line on stderr */
@@ -72,7 +63,7 @@ export class Reconciler extends EventEmitter {
   readonly brainId: string;
   #store: ReconcileStore;
   #now: () => number;
-  #timers: ReconcileTimers;
+  #timers: Timers;
   #windowMs: number;
   #log: (line: string) => void;
   #timer: unknown = null;
@@ -150,7 +141,7 @@ export class Reconciler extends EventEmitter {
     if (this.#timerAt === at) return;
     this.#disarm();
     this.#timerAt = at;
-    this.#timer = this.#timers.set(() => {
+    this.#timer = this.#timers.setTimeout(() => {
       this.#timer = null;
       this.#timerAt = null;
       void this.reconcileNow();
@@ -158,7 +149,7 @@ export class Reconciler extends EventEmitter {
   }
 
   #disarm(): void {
-    if (this.#timer !== null) this.#timers.clear(this.#timer);
+    if (this.#timer !== null) this.#timers.clearTimeout(this.#timer);
     this.#timer = null;
     this.#timerAt = null;
   }

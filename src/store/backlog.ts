@@ -8,7 +8,8 @@
  * at any point loses nothing. Nothing is ever dropped for being over a budget.
  */
 import type { Database } from './sqlite-adapter.js';
-import type { BacklogItem, DetectResult } from '../../workers/types.js';
+import type { DetectResult } from '../detect/index.js';
+import type { BacklogItem } from '../ingest/index.js';
 
 export interface PushOutcome {
   /** Paths newly queued by this push. */

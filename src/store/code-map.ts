@@ -6,7 +6,7 @@
  * path twice.
  */
 import type { Database } from './sqlite-adapter.js';
-import type { FileResult, IngestedResult } from '../../workers/types.js';
+import type { FileResult, IngestedResult } from '../ingest/index.js';
 import { recordAlert } from './alerts.js';
 
 export interface CommitOutcome {

@@ -4,12 +4,12 @@
  * Resolution is by name, at query time (the extractors only say what was written where). The
  * full-text index already holds every file's words, so the files that may use a name are one
  * index lookup (`content : "name"`, case-folded), and each candidate's stored references
- * (reference-codec.ts) confirm the uses with the exact spelling. A name found in more files
+ * (src/ingest/reference-codec.ts) confirm the uses with the exact spelling. A name found in more files
  * than a query may read answers with what it read and says it stopped.
  */
 import type { Database } from './sqlite-adapter.js';
 import type { ReferenceKind, SymbolDef } from '../ingest/extract/types.js';
-import { usesIn } from './reference-codec.js';
+import { usesIn } from '../ingest/index.js';
 
 export interface DefinitionHit {
   rootId: number;

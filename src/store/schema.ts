@@ -122,7 +122,7 @@ export const MIGRATIONS: readonly string[] = [
   INSERT OR IGNORE INTO backlog (root_id, path, queued_at)
     SELECT root_id, path, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM files ORDER BY id;
   `,
-  // 5: references (reference-codec.ts), one text column per file; NULL = mapped before they
+  // 5: references (src/ingest/reference-codec.ts), one text column per file; NULL = mapped before they
   // were kept. Source files (a language with definitions: scanned or tree-sitter, both emit
   // references; not the data and markup labels, which have none) are queued again with their
   // hash forgotten, so the re-ingest extracts instead of calling them unchanged: the first

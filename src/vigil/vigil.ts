@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import type { Brain } from '../brain/brain.js';
 import { runTick, type TickOptions, type TickReport } from './tick.js';
 import type { ReconcilerOptions } from '../skeleton/index.js';
+import { AbortedError, TickFailedError } from '../errors.js';
 
 export type TickOutcome =
   | { ok: true; report: TickReport }
@@ -57,7 +58,7 @@ export class Vigil extends EventEmitter {
   /** Asks for a tick: starts one, or schedules the single follow-up. Never rejects. */
   request(options: TickOptions = {}): Promise<TickOutcome> {
     if (this.#abort.signal.aborted) {
-      return Promise.resolve({ ok: false, error: { code: 'GDN_ABORTED', message: 'the vigil is closed' }, alertId: null });
+      return Promise.resolve({ ok: false, error: { code: AbortedError.code, message: 'the vigil is closed' }, alertId: null });
     }
     if (!this.#running) return this.#start(options);
     this.#followUp ??= this.#running.then(() => {
@@ -74,7 +75,7 @@ export class Vigil extends EventEmitter {
   async run(options: TickOptions = {}): Promise<TickOutcome> {
     while (this.#running || this.#followUp) {
       await (this.#followUp ?? this.#running);
-      if (options.signal?.aborted) return { ok: false, error: { code: 'GDN_ABORTED', message: 'the tick was cancelled' }, alertId: null };
+      if (options.signal?.aborted) return { ok: false, error: { code: AbortedError.code, message: 'the tick was cancelled' }, alertId: null };
     }
     if (this.#abort.signal.aborted) return this.request(options);
     return this.#start(options);
@@ -120,10 +121,10 @@ export class Vigil extends EventEmitter {
     } catch (err) {
       if (options.signal?.aborted) {
         // A cancelled tick is not a failure: nothing was lost, and there is nothing to alert.
-        return { ok: false, error: { code: 'GDN_ABORTED', message: 'the tick was cancelled' }, alertId: null };
+        return { ok: false, error: { code: AbortedError.code, message: 'the tick was cancelled' }, alertId: null };
       }
       const error = {
-        code: (err as { code?: string }).code ?? 'GDN_TICK_FAILED',
+        code: (err as { code?: string }).code ?? TickFailedError.code,
         message: err instanceof Error ? err.message : String(err),
       };
       this.#log(`tick of brain ${this.brain.id} failed: ${error.message}`);

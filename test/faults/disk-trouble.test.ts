@@ -264,9 +264,8 @@ test('a full disk, then a read-only one: a clear error, nothing lost, work resum
       read_only: { code: ro.error!.code, error: ro.error!.message.slice(0, 160), alert_recorded: ro.alertId != null, alert_recorded_late: late.length === 1 },
       alerts_after_resume: alerts,
     });
-    // Issue 6 item 1 (store error codes, another branch): a store that cannot be written is
-    // not corrupt, and I/O errors name the file and the errno; today they are SQLite's bare
-    // words. Kept as a todo until that lands.
+    // Issue 6 item 1: a store that cannot be written is not corrupt, and I/O errors name the
+    // file and the errno.
     // A store closed cleanly (no -wal/-shm beside it) on a read-only folder: opening it fails.
     let cleanOpenError: { code?: string; message: string } | null = null;
     openStore(brain.file).close();

@@ -1,8 +1,9 @@
 /**
- * A clock that moves only when the test says so, with timers that fire in due order as it
- * advances: bursts and polls are driven by `advance(ms)`, never by waiting.
+ * The one test clock: time moves only when the test says so, and the timers set on it (src/timers.ts's
+ * `Timers`: bursts, polls, the proxy's liveness check, the reconciler's quiet window) fire in
+ * order of their deadline as it advances, never by waiting.
  */
-import type { WatchTimers } from '../../src/watch/index.js';
+import type { Timers } from '../../src/timers.js';
 
 interface Pending {
   id: number;
@@ -10,10 +11,15 @@ interface Pending {
   fn: () => void;
 }
 
-export class ManualClock implements WatchTimers {
-  #now = 1_000_000;
+export class ManualClock implements Timers {
+  #now: number;
   #next = 1;
   #timers = new Map<number, Pending>();
+
+  /** @param start the clock's first reading, in ms */
+  constructor(start = 1_000_000) {
+    this.#now = start;
+  }
 
   now = (): number => this.#now;
 
@@ -32,16 +38,20 @@ export class ManualClock implements WatchTimers {
     return this.#timers.size;
   }
 
-  /** Moves the clock forward, firing every timer that falls due, in order. */
+  /** Moves the clock forward by `ms`, firing every timer that falls due, in order. */
   advance(ms: number): void {
-    const until = this.#now + ms;
+    this.advanceTo(this.#now + ms);
+  }
+
+  /** Moves the clock to `t` (never back), firing every timer due by then, in order. */
+  advanceTo(t: number): void {
     for (;;) {
-      const due = [...this.#timers.values()].filter((t) => t.due <= until).sort((a, b) => a.due - b.due || a.id - b.id)[0];
+      const due = [...this.#timers.values()].filter((x) => x.due <= t).sort((a, b) => a.due - b.due || a.id - b.id)[0];
       if (!due) break;
       this.#timers.delete(due.id);
-      this.#now = due.due;
+      this.#now = Math.max(this.#now, due.due);
       due.fn();
     }
-    this.#now = until;
+    this.#now = Math.max(this.#now, t);
   }
 }

@@ -12,7 +12,7 @@ export async function bench(opts: Record<string, string | boolean>): Promise<voi
   const options = parseBenchOptions({ sizes: opts.sizes, baseFiles: opts.baseFiles, runs: opts.runs, mcp: opts.mcp });
   const [{ runBench }, { toJson, formatText }] = await Promise.all([
     import('../../../bench/run-bench.js'),
-    import('../../../bench/report.js'),
+    import('../../../bench/report/index.js'),
   ]);
   const result = await runBench(options, (line) => process.stderr.write(`bench: ${line}\n`));
   const json = toJson(result);

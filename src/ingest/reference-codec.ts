@@ -10,7 +10,7 @@
  * c call, t type, n new, i inherit, d decorator, m member, o other. Encoded on the pool thread,
  * like the definitions' JSON; decoded only for the files a query names.
  */
-import type { Reference, ReferenceKind, SymbolDef } from '../ingest/extract/types.js';
+import type { Reference, ReferenceKind, SymbolDef } from './extract/types.js';
 import { Buffer } from 'node:buffer';
 
 const LETTER: Record<ReferenceKind, string> = { call: 'c', type: 't', new: 'n', inherit: 'i', decorator: 'd', member: 'm', other: 'o' };
