@@ -4,7 +4,7 @@ import { request, type ClientRequest } from 'node:http';
 import { makeTempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
 import { createLogger } from '../src/owner/log.js';
-import { HttpListener } from '../src/http/http-listener.js';
+import { HttpListener } from '../src/transports/http/http-listener.js';
 
 const TOKEN = 'd'.repeat(64);
 /** Each large body: over SMALL_BODY_BYTES, and two of them over the budget below. */

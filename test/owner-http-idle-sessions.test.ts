@@ -5,8 +5,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { makeTempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
 import { createLogger } from '../src/owner/log.js';
-import { HttpListener } from '../src/http/http-listener.js';
-import { HTTP_SESSION_IDLE_MS } from '../src/http/mcp-http-sessions.js';
+import { HttpListener } from '../src/transports/http/http-listener.js';
+import { HTTP_SESSION_IDLE_MS } from '../src/transports/http/mcp-http-sessions.js';
 
 test('an HTTP MCP session idle past HTTP_SESSION_IDLE_MS is reaped; its id then gets 404', async () => {
   const home = await makeTempDir('gardener-home-');

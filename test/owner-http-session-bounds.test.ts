@@ -7,8 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { makeTempDir, type TempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
 import { createLogger } from '../src/owner/log.js';
-import { HttpListener, type HttpListenerOptions } from '../src/http/http-listener.js';
-import { HTTP_SESSION_IDLE_MS, UNUSED_SESSION_IDLE_MS } from '../src/http/session-bounds.js';
+import { HttpListener, type HttpListenerOptions } from '../src/transports/http/http-listener.js';
+import { HTTP_SESSION_IDLE_MS, UNUSED_SESSION_IDLE_MS } from '../src/transports/http/session-bounds.js';
 
 const TOKEN = 'e'.repeat(64);
 

@@ -15,7 +15,7 @@
  * The two session maps (mcp-http-sessions.ts, rest-tools.ts) keep their own reapers, both
  * asking `isExpired`; they share one `SessionSlots`.
  */
-import { TooManySessionsError } from '../errors.js';
+import { TooManySessionsError } from '../../errors.js';
 
 /** A used HTTP session unused this long is closed, in ms: hosts keep one per window for hours. */
 export const HTTP_SESSION_IDLE_MS = 30 * 60_000;

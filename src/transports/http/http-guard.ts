@@ -9,7 +9,7 @@
  * token is required either way.
  */
 import type { IncomingMessage } from 'node:http';
-import { tokenMatches } from '../owner/token.js';
+import { tokenMatches } from '../../owner/token.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 

@@ -2,12 +2,12 @@
  * Everything a stdio session needs beyond the handshake, loaded only after `initialize` has
  * been answered: the brains, the vigils, the folder probe and the session with its tools.
  */
-import { Brains, type BrainsOptions } from '../brain/index.js';
-import { FolderProbe } from '../probe/index.js';
-import { Session } from '../session/index.js';
-import { readVigil } from '../store/index.js';
-import { TOOLS } from '../tools/index.js';
-import { Vigils, type VigilOptions } from '../vigil/index.js';
+import { Brains, type BrainsOptions } from '../../brain/index.js';
+import { FolderProbe } from '../../probe/index.js';
+import { Session } from '../../session/index.js';
+import { readVigil } from '../../store/index.js';
+import { TOOLS } from '../../tools/index.js';
+import { Vigils, type VigilOptions } from '../../vigil/index.js';
 
 export interface StdioSessionParts {
   session: Session;

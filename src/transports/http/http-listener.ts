@@ -24,11 +24,11 @@ import { DecodeLane } from './decode-lane.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
-import type { SessionParts } from '../mcp/session-server.js';
-import type { Logger } from '../owner/log.js';
-import { VERSION } from '../version.js';
-import { InvalidArgumentError, JsonTooDeepError, JsonTooManyValuesError, ListenError } from '../errors.js';
-import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../wire/index.js';
+import type { SessionParts } from '../session-server.js';
+import type { Logger } from '../../owner/log.js';
+import { VERSION } from '../../version.js';
+import { InvalidArgumentError, JsonTooDeepError, JsonTooManyValuesError, ListenError } from '../../errors.js';
+import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../../wire/index.js';
 
 /** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
 export const DEFAULT_HTTP_PORT = 7171;

@@ -10,11 +10,11 @@
  * dying (ppid changes): background work is joined and no git child outlives it.
  */
 import type { Readable, Writable } from 'node:stream';
-import { LineTransport } from './line-transport.js';
-import { createSessionServer } from './session-server.js';
+import { LineTransport } from '../line-transport.js';
+import { createSessionServer } from '../session-server.js';
 import type { StdioSessionOptions } from './stdio-session.js';
 
-export { PROGRESS_INTERVAL_MS } from './session-server.js';
+export { PROGRESS_INTERVAL_MS } from '../session-server.js';
 
 /** How often we check that the parent is still there, in ms (a reparented child has lost it). */
 export const PARENT_CHECK_INTERVAL_MS = 1000;

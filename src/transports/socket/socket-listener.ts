@@ -10,11 +10,11 @@
  */
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { chmodSync } from 'node:fs';
-import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from '../owner/hello.js';
-import { createSessionServer, type SessionParts } from '../mcp/session-server.js';
-import { LineTransport } from '../mcp/line-transport.js';
-import type { Logger } from '../owner/log.js';
-import { VERSION } from '../version.js';
+import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from '../../owner/hello.js';
+import { createSessionServer, type SessionParts } from '../session-server.js';
+import { LineTransport } from '../line-transport.js';
+import type { Logger } from '../../owner/log.js';
+import { VERSION } from '../../version.js';
 
 /** How long a new connection has to say hello, in ms. */
 export const HELLO_TIMEOUT_MS = 5_000;

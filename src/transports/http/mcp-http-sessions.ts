@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createSessionServer, type SessionParts, type SessionServer } from '../mcp/session-server.js';
-import type { Logger } from '../owner/log.js';
-import { TooManySessionsError } from '../errors.js';
+import { createSessionServer, type SessionParts, type SessionServer } from '../session-server.js';
+import type { Logger } from '../../owner/log.js';
+import { TooManySessionsError } from '../../errors.js';
 import { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS, SessionSlots, isExpired, type SessionUse } from './session-bounds.js';
 
 export { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS } from './session-bounds.js';

@@ -15,9 +15,9 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { dispatchTool } from '../dispatch/index.js';
-import { GardenerError } from '../errors.js';
-import type { SessionParts } from '../mcp/session-server.js';
+import { dispatchTool } from '../../dispatch/index.js';
+import { GardenerError } from '../../errors.js';
+import type { SessionParts } from '../session-server.js';
 import { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS, SessionSlots, isExpired, type SessionUse } from './session-bounds.js';
 
 /** How long a REST call may take before the client is told to look later, in ms. */
