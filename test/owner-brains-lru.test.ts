@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { sourceFiles } from './helpers/brains.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
-import { createLogger } from '../src/owner/log.js';
+import { createLogger } from '../src/log.js';
 import { dispatchTool } from '../src/dispatch/index.js';
 import { runTick, type TickOutcome } from '../src/vigil/index.js';
 import type { Brain } from '../src/brain/index.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { request, type ClientRequest } from 'node:http';
 import { makeTempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
-import { createLogger } from '../src/owner/log.js';
+import { createLogger } from '../src/log.js';
 import { HttpListener } from '../src/transports/http/http-listener.js';
 
 const TOKEN = 'd'.repeat(64);

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { makeTempDir, type TempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
-import { createLogger } from '../src/owner/log.js';
+import { createLogger } from '../src/log.js';
 import { HttpListener, type HttpListenerOptions } from '../src/transports/http/http-listener.js';
 import { HTTP_SESSION_IDLE_MS, UNUSED_SESSION_IDLE_MS } from '../src/transports/http/session-bounds.js';
 

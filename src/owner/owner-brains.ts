@@ -14,7 +14,7 @@ import { readVigil, countBacklog } from '../store/index.js';
 import { TOOLS } from '../tools/index.js';
 import { Vigils, type VigilOptions } from '../vigil/index.js';
 import { ArmedBrains, type BrainWork } from './armed-brains.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../log.js';
 import { OwnerWatchers, type OwnerWatchersOptions } from './owner-watchers.js';
 
 /** Brains kept open by default: each costs a writer thread and a read connection. */

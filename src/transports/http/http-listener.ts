@@ -25,7 +25,7 @@ import { McpHttpSessions } from './mcp-http-sessions.js';
 import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
 import type { SessionParts } from '../session-server.js';
-import type { Logger } from '../../owner/log.js';
+import type { Logger } from '../../log.js';
 import { VERSION } from '../../version.js';
 import { InvalidArgumentError, JsonTooDeepError, JsonTooManyValuesError, ListenError } from '../../errors.js';
 import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../../wire/index.js';

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createSessionServer, type SessionParts, type SessionServer } from '../session-server.js';
-import type { Logger } from '../../owner/log.js';
+import type { Logger } from '../../log.js';
 import { TooManySessionsError } from '../../errors.js';
 import { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS, SessionSlots, isExpired, type SessionUse } from './session-bounds.js';
 

@@ -13,7 +13,7 @@ import { chmodSync } from 'node:fs';
 import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from '../../owner/hello.js';
 import { createSessionServer, type SessionParts } from '../session-server.js';
 import { LineTransport } from '../line-transport.js';
-import type { Logger } from '../../owner/log.js';
+import type { Logger } from '../../log.js';
 import { VERSION } from '../../version.js';
 
 /** How long a new connection has to say hello, in ms. */
