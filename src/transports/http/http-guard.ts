@@ -4,12 +4,13 @@
  *     127.0.0.1 under its own name, and the Host header is what betrays it;
  *   - an Origin header, when present, must be a loopback origin (403): browsers send it, and a
  *     foreign page must not drive tools;
- *   - every route but /healthz needs the bearer token (401), compared in constant time.
+ *   - every route but /healthz needs the bearer token (401), compared in constant time. The
+ *     owner makes the token and hands it in; the check is HTTP's alone.
  * A non-loopback bind (asked for explicitly) adds that bind address to the allowed hosts; the
  * token is required either way.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { tokenMatches } from '../../owner/token.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -49,4 +50,11 @@ export function checkRequest(req: IncomingMessage, opts: { token: string; extraH
     return { status: 401, message, challenge };
   }
   return null;
+}
+
+/** Constant-time comparison of a presented bearer token (hashes first: lengths may differ). */
+function tokenMatches(presented: string, token: string): boolean {
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
 }
