@@ -35,7 +35,7 @@ import { UnsafePermissionsError, ListenError, OwnerUnresponsiveError } from '../
 import { HttpListener } from '../transports/http/http-listener.js';
 import { SocketListener } from '../transports/socket/socket-listener.js';
 import { VERSION } from '../version.js';
-import { dialOwner, NO_ANSWER } from './hello.js';
+import { dialOwner, NO_ANSWER } from './dial-home.js';
 import type { Logger } from '../log.js';
 import { OwnerBrains, type OwnerBrainsOptions } from './owner-brains.js';
 import { readOwnerFile, removeOwnerFile, rewriteOwnerFile, type OwnerInfo } from './owner-file.js';

@@ -10,7 +10,7 @@
  */
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { chmodSync } from 'node:fs';
-import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from '../../owner/hello.js';
+import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from './hello.js';
 import { createSessionServer, type SessionParts } from '../session-server.js';
 import { LineTransport } from '../line-transport.js';
 import type { Logger } from '../../log.js';
