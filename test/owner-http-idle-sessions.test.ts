@@ -23,10 +23,7 @@ test('an HTTP MCP session idle past HTTP_SESSION_IDLE_MS is reaped; its id then 
     startedAt: now,
     now: () => now,
     brains: () => brains.describe(),
-    openSession: (f, onToolsChanged) => {
-      const session = brains.openSession(f, onToolsChanged);
-      return { session, close: () => brains.closeSession(session) };
-    },
+    sessionHost: brains,
   });
   const url = await http.listen();
   const client = new Client({ name: 'idle-test', version: '0' });

@@ -40,10 +40,7 @@ async function withListener(options: Partial<HttpListenerOptions>, fn: (f: Fixtu
     startedAt: clock.now,
     now: () => clock.now,
     brains: () => brains.describe(),
-    openSession: (f, onToolsChanged) => {
-      const session = brains.openSession(f, onToolsChanged);
-      return { session, close: () => brains.closeSession(session) };
-    },
+    sessionHost: brains,
     ...options,
   });
   const url = await http.listen();
@@ -180,7 +177,7 @@ test('an MCP session ended by its client (DELETE) frees its place at once', asyn
 
 test('maxSessions is checked once, at construction, with the value received', () => {
   const log = createLogger('silent');
-  const base = { host: '127.0.0.1', port: 0, token: TOKEN, log, startedAt: 0, brains: () => [], openSession: () => assert.fail('no session') };
+  const base = { host: '127.0.0.1', port: 0, token: TOKEN, log, startedAt: 0, brains: () => [], sessionHost: { openSession: () => assert.fail('no session') } };
   assert.throws(() => new HttpListener({ ...base, maxSessions: 0 }), /options\.maxSessions must be a positive integer, got 0/);
   assert.throws(() => new HttpListener({ ...base, maxSessions: 1.5 }), /got 1\.5/);
 });

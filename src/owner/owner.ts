@@ -29,8 +29,7 @@
  * Past the bound the files are removed and the process exits anyway (the kernel drops the lock).
  */
 import { lstatSync, renameSync, unlinkSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
-import { checkFolder } from '../brain/index.js';
+import { dirname, join } from 'node:path';
 import { UnsafePermissionsError, ListenError, OwnerUnresponsiveError } from '../errors.js';
 import { HttpListener } from '../transports/http/http-listener.js';
 import { SocketListener } from '../transports/socket/socket-listener.js';
@@ -215,19 +214,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       path: bindPath,
       log,
       prove: (nonce) => ({ gardener: VERSION, pid: process.pid, proof: proveOwner(token, nonce, process.pid) }),
-      openSession: (hello, onToolsChanged) => {
-        const session = brains.openSession(hello.folder ?? '', onToolsChanged);
-        return { session, close: () => brains.closeSession(session) };
-      },
-      refuse: (hello) => {
-        try {
-          if (typeof hello.folder !== 'string' || !isAbsolute(hello.folder)) return 'the hello must name the session folder as an absolute path';
-          checkFolder(hello.folder);
-          return null;
-        } catch (err) {
-          return (err as Error).message;
-        }
-      },
+      sessionHost: brains,
       status: () => owner?.status() ?? {},
       stop: () => stop('serve --stop'),
     });
@@ -245,10 +232,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
         log,
         startedAt: Date.parse(info.started_at),
         brains: () => brains.describe(),
-        openSession: (folder, onToolsChanged) => {
-          const session = brains.openSession(folder, onToolsChanged);
-          return { session, close: () => brains.closeSession(session) };
-        },
+        sessionHost: brains,
       });
       try {
         info.url = await http.listen();

@@ -10,16 +10,13 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Session } from '../session/index.js';
+import type { SessionParts } from './session-host.js';
 import { VERSION } from '../version.js';
+
+export type { SessionParts } from './session-host.js';
 
 /** Progress notifications at most this often per request, in ms. */
 export const PROGRESS_INTERVAL_MS = 100;
-
-export interface SessionParts {
-  session: Session;
-  close(): Promise<void>;
-}
 
 export interface SessionServerOptions {
   /** Builds the session (lazily, once); `onToolsChanged` must be wired to its tool list. */

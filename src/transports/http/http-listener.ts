@@ -24,7 +24,7 @@ import { DecodeLane } from './decode-lane.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
-import type { SessionParts } from '../session-server.js';
+import type { SessionHost } from '../session-host.js';
 import type { Logger } from '../../log.js';
 import { VERSION } from '../../version.js';
 import { InvalidArgumentError, JsonTooDeepError, JsonTooManyValuesError, ListenError } from '../../errors.js';
@@ -38,7 +38,8 @@ export interface HttpListenerOptions {
   port: number;
   token: string;
   log: Logger;
-  openSession: (folder: string, onToolsChanged: () => void) => SessionParts;
+  /** Opens the sessions of /mcp and REST (the owner's). */
+  sessionHost: SessionHost;
   brains: () => unknown;
   startedAt: number;
   /** Clock for idle reaping, injectable for tests. @default Date.now */
@@ -65,8 +66,8 @@ export class HttpListener {
     this.bodies = new BodyBudget(options.maxBodyBytesInFlight);
     // One set of places for both maps: a full owner first ends what either map has expired.
     const slots = new SessionSlots({ max: options.maxSessions ?? MAX_SESSIONS, reapExpired: () => (void this.mcp.reap(), void this.rest.reap()) });
-    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, slots, now: options.now });
-    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), slots, now: options.now });
+    this.mcp = new McpHttpSessions({ log: options.log, sessionHost: options.sessionHost, slots, now: options.now });
+    this.rest = new RestTools({ sessionHost: options.sessionHost, slots, now: options.now });
     // REST sessions idle out like MCP ones; the reaper never keeps the process up.
     this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
     this.#reaper.unref();

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createSessionServer, type SessionParts, type SessionServer } from '../session-server.js';
+import { createSessionServer, type SessionServer } from '../session-server.js';
+import type { SessionHost, SessionParts } from '../session-host.js';
 import type { Logger } from '../../log.js';
 import { TooManySessionsError } from '../../errors.js';
 import { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS, SessionSlots, isExpired, type SessionUse } from './session-bounds.js';
@@ -30,7 +31,7 @@ interface Entry extends SessionUse {
 export interface McpHttpSessionsOptions {
   log: Logger;
   /** Builds a session for the folder named by the request; throws a GardenerError for a bad one. */
-  openSession: (folder: string, onToolsChanged: () => void) => SessionParts;
+  sessionHost: SessionHost;
   /** The places shared with REST; @default a SessionSlots of its own (MAX_SESSIONS) */
   slots?: SessionSlots;
   /** @default HTTP_SESSION_IDLE_MS */
@@ -88,7 +89,7 @@ export class McpHttpSessions {
     let parts: SessionParts;
     let notify = () => {};
     try {
-      parts = this.#options.openSession(folder, () => notify());
+      parts = this.#options.sessionHost.openSession(folder, () => notify());
     } catch (err) {
       release();
       return rpcError(res, 400, JSONRPC_SERVER_ERROR, `Bad Request: ${(err as Error).message}`);

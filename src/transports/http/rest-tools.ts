@@ -17,7 +17,7 @@ import { isAbsolute } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { dispatchTool } from '../../dispatch/index.js';
 import { GardenerError } from '../../errors.js';
-import type { SessionParts } from '../session-server.js';
+import type { SessionHost, SessionParts } from '../session-host.js';
 import { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS, SessionSlots, isExpired, type SessionUse } from './session-bounds.js';
 
 /** How long a REST call may take before the client is told to look later, in ms. */
@@ -35,7 +35,7 @@ const STATUS_BY_CODE: Record<string, number> = {
 
 export interface RestToolsOptions {
   /** Builds a session for a folder; throws a GardenerError for a bad one (its checks are the one rule). */
-  openSession: (folder: string) => SessionParts;
+  sessionHost: SessionHost;
   /** The places shared with /mcp; @default a SessionSlots of its own (MAX_SESSIONS) */
   slots?: SessionSlots;
   /** @default REST_CALL_TIMEOUT_MS */
@@ -129,7 +129,7 @@ export class RestTools {
       const release = this.#slots.take();
       let parts: SessionParts;
       try {
-        parts = this.#options.openSession(folder);
+        parts = this.#options.sessionHost.openSession(folder, () => {});
       } catch (err) {
         release();
         throw err;

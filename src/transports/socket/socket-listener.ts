@@ -6,12 +6,14 @@
  * builds it, on the same LineTransport (the one framer: a line that is not JSON, not UTF-8,
  * nested too deep or over MAX_LINE_BYTES is answered with a JSON-RPC error and the session goes
  * on, as on stdio). A bad hello or a peer that hangs up ends that connection only; the owner
- * and other sessions carry on.
+ * and other sessions carry on. The session is opened on the hello (the host's folder checks are
+ * the one rule: a folder they refuse is the hello's `ok: false` and its message).
  */
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { chmodSync } from 'node:fs';
-import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from './hello.js';
-import { createSessionServer, type SessionParts } from '../session-server.js';
+import { answerChallenge, readHello, type OwnerHello, type OwnerProof } from './hello.js';
+import { createSessionServer } from '../session-server.js';
+import type { SessionHost, SessionParts } from '../session-host.js';
 import { LineTransport } from '../line-transport.js';
 import type { Logger } from '../../log.js';
 import { VERSION } from '../../version.js';
@@ -22,10 +24,8 @@ export const HELLO_TIMEOUT_MS = 5_000;
 export interface SocketListenerOptions {
   path: string;
   log: Logger;
-  /** Builds the session for an MCP connection; throws a GardenerError for a bad folder. */
-  openSession: (hello: ClientHello, onToolsChanged: () => void) => SessionParts;
-  /** Checks a hello before a session is built; a string is the refusal. */
-  refuse?: (hello: ClientHello) => string | null;
+  /** Opens the session of each MCP connection, for the hello's folder (the owner's). */
+  sessionHost: SessionHost;
   status: () => Record<string, unknown>;
   /** The owner's answer to a client's nonce (keyed by the home's token: hello.ts). */
   prove: (nonce: string) => OwnerProof;
@@ -94,15 +94,25 @@ export class SocketListener {
       this.#options.stop();
       return;
     }
-    const refusal = hello.gardener !== VERSION ? `the owner runs Gardener ${VERSION}, the client ${hello.gardener}` : (this.#options.refuse?.(hello) ?? null);
-    if (refusal) {
-      reply({ ok: false, error: refusal });
+    const refuse = (error: string) => {
+      reply({ ok: false, error });
       socket.end();
-      return;
+    };
+    if (hello.gardener !== VERSION) return refuse(`the owner runs Gardener ${VERSION}, the client ${hello.gardener}`);
+    if (typeof hello.folder !== 'string') return refuse('the hello must name the session folder as an absolute path');
+    let parts: SessionParts;
+    let notify = () => {};
+    try {
+      parts = this.#options.sessionHost.openSession(hello.folder, () => notify());
+    } catch (err) {
+      return refuse((err as Error).message);
     }
+    // The server closes the session only if a request opened it; the connection closes it always.
+    let partsClosed: Promise<void> | undefined;
+    const closeParts = () => (partsClosed ??= parts.close());
     let ended: Promise<void> | undefined;
     const sessionServer = createSessionServer({
-      openSession: (onToolsChanged) => this.#options.openSession(hello, onToolsChanged),
+      openSession: (onToolsChanged) => ((notify = onToolsChanged), { session: parts.session, close: closeParts }),
       log: (line) => log.warn(line, { client_pid: hello.pid }),
     });
     const conn = {
@@ -112,6 +122,7 @@ export class SocketListener {
           this.#connections.delete(conn);
           socket.destroy();
           await sessionServer.close();
+          await closeParts();
         })()),
     };
     this.#connections.add(conn);

@@ -1,6 +1,7 @@
 /**
- * Everything a stdio session needs beyond the handshake, loaded only after `initialize` has
- * been answered: the brains, the vigils, the folder probe and the session with its tools.
+ * The in-process SessionHost of `gardener mcp` without an owner (transports/session-host.ts),
+ * loaded only after `initialize` has been answered: each session gets its own brains, vigils and
+ * folder probe, and closing it closes them.
  */
 import { Brains, type BrainsOptions } from '../../brain/index.js';
 import { FolderProbe } from '../../probe/index.js';
@@ -8,20 +9,18 @@ import { Session } from '../../session/index.js';
 import { readVigil } from '../../store/index.js';
 import { TOOLS } from '../../tools/index.js';
 import { Vigils, type VigilOptions } from '../../vigil/index.js';
-
-export interface StdioSessionParts {
-  session: Session;
-  close(): Promise<void>;
-}
+import type { SessionHost, SessionParts } from '../session-host.js';
 
 export interface StdioSessionOptions {
-  folder: string;
-  onToolsChanged: () => void;
   brains?: BrainsOptions;
   vigil?: VigilOptions;
 }
 
-export function createStdioSession(options: StdioSessionOptions): StdioSessionParts {
+export function inProcessHost(options: StdioSessionOptions = {}): SessionHost {
+  return { openSession: (folder, onToolsChanged) => openInProcessSession(folder, onToolsChanged, options) };
+}
+
+function openInProcessSession(folder: string, onToolsChanged: () => void, options: StdioSessionOptions): SessionParts {
   const brains = new Brains(options.brains);
   const vigils = new Vigils(options.vigil);
   const probe = new FolderProbe({
@@ -32,7 +31,7 @@ export function createStdioSession(options: StdioSessionOptions): StdioSessionPa
       return { brainId: brain.id, armed: readVigil(brain.reader).armed };
     },
   });
-  const session = new Session({ folder: options.folder, brains, vigils, probe, tools: TOOLS, onToolsChanged: options.onToolsChanged });
+  const session = new Session({ folder, brains, vigils, probe, tools: TOOLS, onToolsChanged });
   return {
     session,
     async close() {
