@@ -22,7 +22,7 @@ import { isOAuthDiscovery, NO_OAUTH_MESSAGE } from './no-oauth.js';
 import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, SMALL_BODY_BYTES, readBody, type ReadBody } from './read-body.js';
 import { DecodeLane } from './decode-lane.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
-import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
+import { HttpSessions } from './session-bounds.js';
 import { RestTools, json } from './rest-tools.js';
 import type { SessionHost } from '../session-host.js';
 import type { Logger } from '../../log.js';
@@ -53,24 +53,21 @@ export interface HttpListenerOptions {
 export class HttpListener {
   readonly mcp: McpHttpSessions;
   readonly rest: RestTools;
+  /** Every HTTP session, MCP and REST: one map, one reaper (session-bounds.ts). */
+  readonly sessions: HttpSessions;
   /** Room for the large bodies being read now. */
   readonly bodies: BodyBudget;
   #server: Server;
   #options: HttpListenerOptions;
   #decodes = new DecodeLane();
   #url: string | null = null;
-  #reaper: NodeJS.Timeout;
 
   constructor(options: HttpListenerOptions) {
     this.#options = options;
     this.bodies = new BodyBudget(options.maxBodyBytesInFlight);
-    // One set of places for both maps: a full owner first ends what either map has expired.
-    const slots = new SessionSlots({ max: options.maxSessions ?? MAX_SESSIONS, reapExpired: () => (void this.mcp.reap(), void this.rest.reap()) });
-    this.mcp = new McpHttpSessions({ log: options.log, sessionHost: options.sessionHost, slots, now: options.now });
-    this.rest = new RestTools({ sessionHost: options.sessionHost, slots, now: options.now });
-    // REST sessions idle out like MCP ones; the reaper never keeps the process up.
-    this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
-    this.#reaper.unref();
+    this.sessions = new HttpSessions({ max: options.maxSessions, now: options.now });
+    this.mcp = new McpHttpSessions({ log: options.log, sessionHost: options.sessionHost, sessions: this.sessions });
+    this.rest = new RestTools({ sessionHost: options.sessionHost, sessions: this.sessions });
     this.#server = createServer((req, res) => {
       this.#route(req, res).catch((err: Error) => {
         options.log.error('http request failed', { url: req.url, error: err.message });
@@ -107,8 +104,7 @@ export class HttpListener {
   }
 
   async endSessions(): Promise<void> {
-    clearInterval(this.#reaper);
-    await Promise.allSettled([this.mcp.close(), this.rest.close()]);
+    await this.sessions.close();
     this.#server.closeAllConnections();
   }
 

@@ -4,9 +4,10 @@
  * the tool's result as JSON. One session per folder is kept (its folder probe answered before
  * the first call, so late verbs work) and reused, like an agent session that never ends until
  * it idles out. Sessions are keyed by the folder's real path: `/repo/././.`, `/repo//` and a
- * symlink to it are one session, not one each (1,000 spellings made 1,000 sessions). Each
- * holds a place in the owner's SessionSlots and lives by the rule in session-bounds.ts; when
- * every place is taken, a call that needs a new session gets 503 GDN_TOO_MANY_SESSIONS.
+ * symlink to it are one session, not one each (1,000 spellings made 1,000 sessions). They are
+ * held by the listener's one HttpSessions map, beside /mcp's, and live by its rule
+ * (session-bounds.ts); when every place is taken, a call that needs a new session gets 503
+ * GDN_TOO_MANY_SESSIONS.
  *
  * A call is bounded by REST_CALL_TIMEOUT_MS: past it the client gets 504, and the work goes on
  * in the background (a tick or an ingest is not lost because a client stopped waiting; a client
@@ -18,12 +19,10 @@ import type { ServerResponse } from 'node:http';
 import { dispatchTool } from '../../dispatch/index.js';
 import { GardenerError } from '../../errors.js';
 import type { SessionHost, SessionParts } from '../session-host.js';
-import { HTTP_SESSION_IDLE_MS, REAP_INTERVAL_MS, SessionSlots, isExpired, type SessionUse } from './session-bounds.js';
+import { REAP_INTERVAL_MS, type HttpSession, type HttpSessions } from './session-bounds.js';
 
 /** How long a REST call may take before the client is told to look later, in ms. */
 export const REST_CALL_TIMEOUT_MS = 30_000;
-/** A REST session unused this long is closed, in ms (the one idle bound of session-bounds.ts). */
-export const REST_SESSION_IDLE_MS = HTTP_SESSION_IDLE_MS;
 
 const STATUS_BY_CODE: Record<string, number> = {
   GDN_UNKNOWN_TOOL: 404,
@@ -36,33 +35,28 @@ const STATUS_BY_CODE: Record<string, number> = {
 export interface RestToolsOptions {
   /** Builds a session for a folder; throws a GardenerError for a bad one (its checks are the one rule). */
   sessionHost: SessionHost;
-  /** The places shared with /mcp; @default a SessionSlots of its own (MAX_SESSIONS) */
-  slots?: SessionSlots;
+  /** The map that holds them, shared with /mcp. */
+  sessions: HttpSessions;
   /** @default REST_CALL_TIMEOUT_MS */
   timeoutMs?: number;
-  now?: () => number;
 }
 
-interface RestSession extends SessionUse {
+interface RestSession extends HttpSession {
   parts: SessionParts;
   ready: Promise<unknown>;
-  release: () => void;
 }
 
 export class RestTools {
-  #sessions = new Map<string, RestSession>();
   #options: RestToolsOptions;
-  #now: () => number;
-  #slots: SessionSlots;
+  #sessions: HttpSessions;
 
   constructor(options: RestToolsOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
-    this.#slots = options.slots ?? new SessionSlots({ reapExpired: () => void this.reap() });
+    this.#sessions = options.sessions;
   }
 
   get size(): number {
-    return this.#sessions.size;
+    return this.#sessions.size('rest');
   }
 
   async handle(res: ServerResponse, name: string, args: unknown, folder: string): Promise<void> {
@@ -74,7 +68,7 @@ export class RestTools {
       if (err.code === 'GDN_TOO_MANY_SESSIONS') res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
       return json(res, STATUS_BY_CODE[err.code] ?? 500, { error: { code: err.code, message: err.message } });
     }
-    s.lastUsedAt = this.#now();
+    s.lastUsedAt = this.#sessions.now();
     const { session } = s.parts;
     const work = s.ready.then(() => dispatchTool(session.toolsByName, name, args, { session, signal: session.closingSignal, progress: () => {} }));
     const timeoutMs = this.#options.timeoutMs ?? REST_CALL_TIMEOUT_MS;
@@ -93,23 +87,6 @@ export class RestTools {
     json(res, STATUS_BY_CODE[code] ?? 500, outcome.value);
   }
 
-  /** Closes sessions past the rule of session-bounds.ts; they leave the map (and give back their place) at once. */
-  async reap(): Promise<void> {
-    const now = this.#now();
-    const expired = [...this.#sessions].filter(([, s]) => isExpired(s, now, REST_SESSION_IDLE_MS));
-    await Promise.allSettled(expired.map(([k, s]) => this.#end(k, s)));
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled([...this.#sessions].map(([k, s]) => this.#end(k, s)));
-  }
-
-  #end(key: string, s: RestSession): Promise<void> {
-    this.#sessions.delete(key);
-    s.release();
-    return s.parts.close();
-  }
-
   /** The real path a session for `folder` would have, or null when the folder's checks must say why not. */
   #keyOf(folder: string): string | null {
     if (!isAbsolute(folder)) return null;
@@ -122,22 +99,22 @@ export class RestTools {
 
   #session(folder: string): RestSession {
     const key = this.#keyOf(folder);
-    let s = key === null ? undefined : this.#sessions.get(key);
+    let s = key === null ? undefined : (this.#sessions.get('rest', key) as RestSession | undefined);
     if (!s) {
       // A new session: the folder checks (absolute, exists, a readable folder) are openSession's,
       // and its session's folder is the real path the map is keyed by.
-      const release = this.#slots.take();
+      const place = this.#sessions.take();
       let parts: SessionParts;
       try {
         parts = this.#options.sessionHost.openSession(folder, () => {});
       } catch (err) {
-        release();
+        place.release();
         throw err;
       }
-      const existing = this.#sessions.get(parts.session.folder);
+      const existing = this.#sessions.get('rest', parts.session.folder) as RestSession | undefined;
       if (existing) {
         // Only when the folder changed between the realpath and the checks: keep the one there is.
-        release();
+        place.release();
         void parts.close();
         return existing;
       }
@@ -148,10 +125,10 @@ export class RestTools {
         .catch(() => {})
         // The session arms on the same answer; let its handler run first.
         .then(() => new Promise((r) => setImmediate(r)));
-      const now = this.#now();
+      const now = this.#sessions.now();
       // A REST session is opened by its first call: it is used from the start.
-      s = { parts, ready, release, openedAt: now, lastUsedAt: now, used: true };
-      this.#sessions.set(parts.session.folder, s);
+      s = { parts, ready, end: () => parts.close(), openedAt: now, lastUsedAt: now, used: true };
+      place.hold('rest', parts.session.folder, s);
     }
     return s;
   }

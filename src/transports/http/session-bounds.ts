@@ -12,8 +12,9 @@
  *     (REST 503 GDN_TOO_MANY_SESSIONS, /mcp a JSON-RPC error), never an old one pushed out:
  *     an MCP session is a host's state, and ending it under the host would break a live window.
  *
- * The two session maps (mcp-http-sessions.ts, rest-tools.ts) keep their own reapers, both
- * asking `isExpired`; they share one `SessionSlots`.
+ * One map holds every HTTP session, MCP and REST (`HttpSessions`): it gives the places, and one
+ * reaper (every REAP_INTERVAL_MS, unref'd: it never keeps the process up) ends what `isExpired`
+ * says is past its bound. mcp-http-sessions.ts and rest-tools.ts only open and use sessions.
  */
 import { TooManySessionsError } from '../../errors.js';
 
@@ -43,44 +44,111 @@ export function isExpired(s: SessionUse, now: number, idleMs: number = HTTP_SESS
   return s.used ? now - s.lastUsedAt > idleMs : now - s.openedAt > unusedMs;
 }
 
-export interface SessionSlotsOptions {
-  /** Sessions kept at once. @default MAX_SESSIONS */
-  max?: number;
-  /** Ends every expired session now (each map's reaper); called when the slots are full. */
-  reapExpired: () => void;
+export type HttpSessionKind = 'mcp' | 'rest';
+
+/** A session the map holds: how long it was used, and how to end it. */
+export interface HttpSession extends SessionUse {
+  /** Closes the server and the session behind it. Called once the session has left the map. */
+  end(): Promise<void>;
 }
 
-/** One place per kept session, shared by /mcp and REST. */
-export class SessionSlots {
-  readonly max: number;
-  #taken = 0;
-  #reapExpired: () => void;
+/** A taken place: a session being opened, then the one held under its key. */
+export interface SessionPlace {
+  /** Puts the opened session in the map under its kind and key. */
+  hold(kind: HttpSessionKind, key: string, session: HttpSession): void;
+  /** Takes the session (if held) out of the map and gives back the place. Idempotent. */
+  release(): void;
+}
 
-  constructor(options: SessionSlotsOptions) {
+export interface HttpSessionsOptions {
+  /** Sessions kept at once, MCP and REST together. @default MAX_SESSIONS */
+  max?: number;
+  /** A used session unused this long is ended, in ms. @default HTTP_SESSION_IDLE_MS */
+  idleMs?: number;
+  /** The clock of `SessionUse`, injectable for tests. @default Date.now */
+  now?: () => number;
+}
+
+interface Held {
+  session: HttpSession;
+  place: SessionPlace;
+}
+
+/** The one map of HTTP sessions, its places and its reaper. */
+export class HttpSessions {
+  readonly max: number;
+  readonly now: () => number;
+  #held = new Map<string, Held>();
+  #taken = 0;
+  #idleMs: number;
+  #reaper: NodeJS.Timeout;
+
+  constructor(options: HttpSessionsOptions = {}) {
     const max = options.max ?? MAX_SESSIONS;
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`options.maxSessions must be a positive integer, got ${String(max)} (${typeof max})`);
     this.max = max;
-    this.#reapExpired = options.reapExpired;
+    this.now = options.now ?? Date.now;
+    this.#idleMs = options.idleMs ?? HTTP_SESSION_IDLE_MS;
+    this.#reaper = setInterval(() => void this.reap(), REAP_INTERVAL_MS);
+    this.#reaper.unref();
   }
 
   get taken(): number {
     return this.#taken;
   }
 
+  /** Sessions of this kind held now (all kinds without one). */
+  size(kind?: HttpSessionKind): number {
+    if (kind === undefined) return this.#held.size;
+    let n = 0;
+    for (const key of this.#held.keys()) if (key.startsWith(`${kind} `)) n++;
+    return n;
+  }
+
+  get(kind: HttpSessionKind, key: string): HttpSession | undefined {
+    return this.#held.get(`${kind} ${key}`)?.session;
+  }
+
   /**
    * Takes a place for a new session, ending expired ones first when all are taken; throws
-   * TooManySessionsError when none is free even then. The returned function gives the place
-   * back (once, however often it is called).
+   * TooManySessionsError when none is free even then.
    */
-  take(): () => void {
-    if (this.#taken >= this.max) this.#reapExpired();
+  take(): SessionPlace {
+    if (this.#taken >= this.max) void this.reap();
     if (this.#taken >= this.max) throw new TooManySessionsError(this.max, UNUSED_SESSION_IDLE_MS, HTTP_SESSION_IDLE_MS);
     this.#taken++;
+    let key: string | undefined;
     let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      this.#taken--;
+    const place: SessionPlace = {
+      hold: (kind, k, session) => {
+        key = `${kind} ${k}`;
+        this.#held.set(key, { session, place });
+      },
+      release: () => {
+        if (given) return;
+        given = true;
+        this.#taken--;
+        if (key !== undefined && this.#held.get(key)?.place === place) this.#held.delete(key);
+      },
     };
+    return place;
+  }
+
+  /** Ends the sessions past the rule above; they leave the map (and give back their place) at once. */
+  async reap(): Promise<void> {
+    const now = this.now();
+    const expired = [...this.#held.values()].filter((h) => isExpired(h.session, now, this.#idleMs));
+    await Promise.allSettled(expired.map((h) => this.#end(h)));
+  }
+
+  /** Stops the reaper and ends every session. */
+  async close(): Promise<void> {
+    clearInterval(this.#reaper);
+    await Promise.allSettled([...this.#held.values()].map((h) => this.#end(h)));
+  }
+
+  #end(h: Held): Promise<void> {
+    h.place.release();
+    return h.session.end();
   }
 }
