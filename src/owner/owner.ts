@@ -32,6 +32,7 @@ import { lstatSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UnsafePermissionsError, ListenError, OwnerUnresponsiveError } from '../errors.js';
 import { HttpListener } from '../transports/http/http-listener.js';
+import { isLoopbackHost } from '../transports/http/loopback.js';
 import { SocketListener } from '../transports/socket/socket-listener.js';
 import { VERSION } from '../version.js';
 import { dialOwner, NO_ANSWER } from './dial-home.js';
@@ -181,7 +182,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
   const { log } = options;
   const paths = runPaths(options.home, options.env);
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopback(host) && !options.allowRemote) {
+  if (!isLoopbackHost(host) && !options.allowRemote) {
     throw new ListenError(host, 'it is not a loopback address: pass --allow-remote to bind it on purpose (the bearer token is required either way)');
   }
   for (const dir of [paths.home, paths.runDir]) {
@@ -323,8 +324,4 @@ function removeSocketFile(path: string, id: SocketId | null): void {
   } catch {
     // Already gone.
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -11,8 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+import { isLoopbackHost } from './loopback.js';
 
 export interface Refusal {
   status: 401 | 403;
@@ -30,7 +29,7 @@ function hostnameOf(value: string, withScheme: boolean): string | null {
 }
 
 export function checkRequest(req: IncomingMessage, opts: { token: string; extraHosts?: readonly string[]; needsToken: boolean }): Refusal | null {
-  const allowed = (h: string | null) => h !== null && (LOOPBACK_HOSTS.has(h) || (opts.extraHosts ?? []).includes(h));
+  const allowed = (h: string | null) => h !== null && (isLoopbackHost(h) || (opts.extraHosts ?? []).includes(h));
   const host = req.headers.host;
   if (!host || !allowed(hostnameOf(host, false))) {
     return { status: 403, message: `Host "${host ?? ''}" is not a loopback name: the owner only answers requests addressed to 127.0.0.1 or localhost` };

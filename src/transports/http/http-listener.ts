@@ -18,6 +18,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
+import { isLoopbackHost } from './loopback.js';
 import { isOAuthDiscovery, NO_OAUTH_MESSAGE } from './no-oauth.js';
 import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, SMALL_BODY_BYTES, readBody, type ReadBody } from './read-body.js';
 import { DecodeLane } from './decode-lane.js';
@@ -112,7 +113,7 @@ export class HttpListener {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const o = this.#options;
-    const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host];
+    const extraHosts = isLoopbackHost(o.host) ? [] : [o.host];
     const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' && !isOAuthDiscovery(path) });
     if (refusal) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
