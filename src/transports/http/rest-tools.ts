@@ -1,8 +1,8 @@
 /**
  * `POST /api/tools/<name>`: the REST seam. The JSON body is the tool's arguments; the session
  * folder comes from the X-Gardener-Folder header or the `folder` query parameter; the answer is
- * the tool's result as JSON. One session per folder is kept (its folder probe answered before
- * the first call, so late verbs work) and reused, like an agent session that never ends until
+ * the tool's result as JSON. One session per folder is kept (`session.ready()` before each call:
+ * the folder probe has answered, so late verbs work) and reused, like an agent session that never ends until
  * it idles out. Sessions are keyed by the folder's real path: `/repo/././.`, `/repo//` and a
  * symlink to it are one session, not one each (1,000 spellings made 1,000 sessions). They are
  * held by the listener's one HttpSessions map, beside /mcp's, and live by its rule
@@ -43,7 +43,6 @@ export interface RestToolsOptions {
 
 interface RestSession extends HttpSession {
   parts: SessionParts;
-  ready: Promise<unknown>;
 }
 
 export class RestTools {
@@ -70,7 +69,8 @@ export class RestTools {
     }
     s.lastUsedAt = this.#sessions.now();
     const { session } = s.parts;
-    const work = s.ready.then(() => dispatchTool(session.toolsByName, name, args, { session, signal: session.closingSignal, progress: () => {} }));
+    // REST has no handshake: its first call waits for the session to know its folder (late verbs).
+    const work = session.ready().then(() => dispatchTool(session.toolsByName, name, args, { session, signal: session.closingSignal, progress: () => {} }));
     const timeoutMs = this.#options.timeoutMs ?? REST_CALL_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
@@ -118,16 +118,10 @@ export class RestTools {
         void parts.close();
         return existing;
       }
-      parts.session.start();
-      // The REST "handshake": late verbs are offered once the probe has answered.
-      const ready = parts.session.probe
-        .ask(parts.session.folder, parts.session.closingSignal)
-        .catch(() => {})
-        // The session arms on the same answer; let its handler run first.
-        .then(() => new Promise((r) => setImmediate(r)));
+      void parts.session.ready();
       const now = this.#sessions.now();
       // A REST session is opened by its first call: it is used from the start.
-      s = { parts, ready, end: () => parts.close(), openedAt: now, lastUsedAt: now, used: true };
+      s = { parts, end: () => parts.close(), openedAt: now, lastUsedAt: now, used: true };
       place.hold('rest', parts.session.folder, s);
     }
     return s;
