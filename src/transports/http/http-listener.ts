@@ -24,7 +24,8 @@ import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_
 import { DecodeLane } from './decode-lane.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { HttpSessions } from './session-bounds.js';
-import { RestTools, json } from './rest-tools.js';
+import { RestTools } from './rest-tools.js';
+import { json, sendError } from './http-answers.js';
 import type { SessionHost } from '../session-host.js';
 import type { Logger } from '../../log.js';
 import { VERSION } from '../../version.js';
@@ -116,12 +117,10 @@ export class HttpListener {
     const extraHosts = isLoopbackHost(o.host) ? [] : [o.host];
     const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' && !isOAuthDiscovery(path) });
     if (refusal) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (refusal.status === 401) headers['www-authenticate'] = refusal.challenge!;
-      res.writeHead(refusal.status, headers).end(JSON.stringify({ error: { code: refusal.status === 401 ? 'GDN_UNAUTHORIZED' : 'GDN_FORBIDDEN', message: refusal.message } }));
-      return;
+      const headers: Record<string, string> = refusal.status === 401 ? { 'www-authenticate': refusal.challenge! } : {};
+      return sendError(res, { code: refusal.status === 401 ? 'GDN_UNAUTHORIZED' : 'GDN_FORBIDDEN', message: refusal.message }, headers);
     }
-    if (isOAuthDiscovery(path)) return json(res, 404, { error: { code: 'GDN_NO_OAUTH', message: NO_OAUTH_MESSAGE } });
+    if (isOAuthDiscovery(path)) return sendError(res, { code: 'GDN_NO_OAUTH', message: NO_OAUTH_MESSAGE });
     if (req.method === 'GET' && path === '/healthz') {
       return json(res, 200, { ok: true, version: VERSION, uptime_s: Math.round((Date.now() - o.startedAt) / 1000) });
     }
@@ -139,7 +138,7 @@ export class HttpListener {
         if (err instanceof BodyTooLargeError) {
           if (err.unread !== null && err.unread <= MAX_BODY_DRAIN_BYTES) req.resume();
           else res.setHeader('connection', 'close');
-          return json(res, 413, { error: { code: 'GDN_BODY_TOO_LARGE', message: `the request body is over ${MAX_BODY_BYTES} bytes` } });
+          return sendError(res, { code: 'GDN_BODY_TOO_LARGE', message: `the request body is over ${MAX_BODY_BYTES} bytes` });
         }
         throw err;
       }
@@ -161,11 +160,11 @@ export class HttpListener {
     const tool = /^\/api\/tools\/([a-z_]+)$/.exec(path);
     if (tool && req.method === 'POST') {
       if (!folder) {
-        return json(res, 400, { error: { code: 'GDN_INVALID_ARGUMENT', message: 'name the session folder with the X-Gardener-Folder header or the folder query parameter' } });
+        return sendError(res, { code: 'GDN_INVALID_ARGUMENT', message: 'name the session folder with the X-Gardener-Folder header or the folder query parameter' });
       }
       return this.rest.handle(res, tool[1]!, body ?? {}, folder);
     }
-    json(res, 404, { error: { code: 'GDN_NOT_FOUND', message: `no route ${req.method} ${path}: see docs/owner.md for the routes` } });
+    sendError(res, { code: 'GDN_NOT_FOUND', message: `no route ${req.method} ${path}: see docs/owner.md for the routes` });
   }
 }
 
@@ -182,5 +181,5 @@ function refuseBody(res: ServerResponse, mcp: boolean, refused: Extract<DecodedJ
             ? 'the request body is not valid UTF-8: send the tool arguments as a UTF-8 JSON object'
             : 'the request body is not JSON: send the tool arguments as a JSON object',
         );
-  json(res, 400, { error: { code: err.code, message: err.message } });
+  sendError(res, err);
 }

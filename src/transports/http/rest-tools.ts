@@ -1,36 +1,28 @@
 /**
  * `POST /api/tools/<name>`: the REST seam. The JSON body is the tool's arguments; the session
  * folder comes from the X-Gardener-Folder header or the `folder` query parameter; the answer is
- * the tool's result as JSON. One session per folder is kept (`session.ready()` before each call:
- * the folder probe has answered, so late verbs work) and reused, like an agent session that never ends until
- * it idles out. Sessions are keyed by the folder's real path: `/repo/././.`, `/repo//` and a
+ * the tool's result as JSON. One session per folder is kept and reused, like an agent session
+ * that never ends until it idles out; each call waits for `session.ready()` (the folder probe
+ * has answered, so late verbs work). Sessions are keyed by the folder's real path: `/repo/././.`, `/repo//` and a
  * symlink to it are one session, not one each (1,000 spellings made 1,000 sessions). They are
  * held by the listener's one HttpSessions map, beside /mcp's, and live by its rule
  * (session-bounds.ts); when every place is taken, a call that needs a new session gets 503
  * GDN_TOO_MANY_SESSIONS.
  *
- * A call is bounded by REST_CALL_TIMEOUT_MS: past it the client gets 504, and the work goes on
- * in the background (a tick or an ingest is not lost because a client stopped waiting; a client
- * that disconnects does not cancel it either).
+ * A call is bounded by REST_CALL_TIMEOUT_MS (session-bounds.ts): past it the client gets 504
+ * (the status table of http-answers.ts), and the work goes on in the background (a tick or an
+ * ingest is not lost because a client stopped waiting; a client that disconnects does not
+ * cancel it either).
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { json, sendError, statusOf } from './http-answers.js';
 import { dispatchTool } from '../../dispatch/index.js';
 import { GardenerError } from '../../errors.js';
 import type { SessionHost, SessionParts } from '../session-host.js';
-import { REAP_INTERVAL_MS, type HttpSession, type HttpSessions } from './session-bounds.js';
+import { REAP_INTERVAL_MS, REST_CALL_TIMEOUT_MS, type HttpSession, type HttpSessions } from './session-bounds.js';
 
-/** How long a REST call may take before the client is told to look later, in ms. */
-export const REST_CALL_TIMEOUT_MS = 30_000;
-
-const STATUS_BY_CODE: Record<string, number> = {
-  GDN_UNKNOWN_TOOL: 404,
-  GDN_INVALID_ARGUMENT: 400,
-  GDN_FOLDER_NOT_FOUND: 400,
-  GDN_BRAIN_NOT_FOUND: 400,
-  GDN_TOO_MANY_SESSIONS: 503,
-};
 
 export interface RestToolsOptions {
   /** Builds a session for a folder; throws a GardenerError for a bad one (its checks are the one rule). */
@@ -65,7 +57,7 @@ export class RestTools {
     } catch (err) {
       if (!(err instanceof GardenerError)) throw err;
       if (err.code === 'GDN_TOO_MANY_SESSIONS') res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
-      return json(res, STATUS_BY_CODE[err.code] ?? 500, { error: { code: err.code, message: err.message } });
+      return sendError(res, err);
     }
     s.lastUsedAt = this.#sessions.now();
     const { session } = s.parts;
@@ -78,13 +70,14 @@ export class RestTools {
     clearTimeout(timer);
     if (outcome === 'timeout') {
       work.catch(() => {});
-      return json(res, 504, {
-        error: { code: 'GDN_REST_TIMEOUT', message: `${name} did not finish within ${timeoutMs} ms; the work goes on in the background: call again (or read status) later` },
+      return sendError(res, {
+        code: 'GDN_REST_TIMEOUT',
+        message: `${name} did not finish within ${timeoutMs} ms; the work goes on in the background: call again (or read status) later`,
       });
     }
     if (!outcome.isError) return json(res, 200, outcome.value);
     const code = (outcome.value as { error?: { code?: string } }).error?.code ?? '';
-    json(res, STATUS_BY_CODE[code] ?? 500, outcome.value);
+    json(res, statusOf(code), outcome.value);
   }
 
   /** The real path a session for `folder` would have, or null when the folder's checks must say why not. */
@@ -126,9 +119,4 @@ export class RestTools {
     }
     return s;
   }
-}
-
-export function json(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }

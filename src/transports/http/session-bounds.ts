@@ -1,5 +1,6 @@
 /**
- * The one rule every HTTP session lives by, MCP Streamable HTTP and REST alike.
+ * The one rule every HTTP session lives by, MCP Streamable HTTP and REST alike, and the
+ * bound on a REST call (REST_CALL_TIMEOUT_MS).
  *
  *   - A session that was used (a call after `initialize`; a REST session is opened by its
  *     first call) ends after HTTP_SESSION_IDLE_MS without traffic: hosts keep one per window
@@ -30,6 +31,12 @@ export const UNUSED_SESSION_IDLE_MS = 60_000;
 export const MAX_SESSIONS = 128;
 /** How often expired sessions are looked for, in ms (an unused session lives at most this past its minute). */
 export const REAP_INTERVAL_MS = 15_000;
+/**
+ * How long a REST call may take before the client is told to look later (504), in ms. The work
+ * goes on: a plain HTTP client has no way to cancel, and a tick or an ingest is not lost because
+ * it stopped waiting. (MCP clients cancel with notifications/cancelled, so /mcp has no bound.)
+ */
+export const REST_CALL_TIMEOUT_MS = 30_000;
 
 /** What the rule needs to know of a session, in the injected clock's ms. */
 export interface SessionUse {
