@@ -35,11 +35,11 @@ test('an HTTP MCP session idle past HTTP_SESSION_IDLE_MS is reaped; its id then 
     assert.ok((await client.listTools()).tools.length > 0);
     now += HTTP_SESSION_IDLE_MS - 1;
     await http.sessions.reap();
-    assert.equal(http.mcp.size, 1, 'not idle long enough yet');
+    assert.equal(http.sessions.size('mcp'), 1, 'not idle long enough yet');
     assert.ok((await client.listTools()).tools.length > 0, 'and it was used again');
     now += HTTP_SESSION_IDLE_MS + 1;
     await http.sessions.reap();
-    assert.equal(http.mcp.size, 0);
+    assert.equal(http.sessions.size('mcp'), 0);
     assert.equal(brains.sessionCount, 0, 'the session behind it was closed');
     await assert.rejects(client.listTools(), /404|Session not found/);
   } finally {

@@ -121,10 +121,10 @@ test('an MCP session that made no call after initialize is reaped after UNUSED_S
     assert.equal(f.brains.sessionCount, 3);
     f.clock.now += UNUSED_SESSION_IDLE_MS - 1;
     await f.http.sessions.reap();
-    assert.equal(f.http.mcp.size, 2, 'not a minute yet');
+    assert.equal(f.http.sessions.size('mcp'), 2, 'not a minute yet');
     f.clock.now += 2;
     await f.http.sessions.reap();
-    assert.equal(f.http.mcp.size, 1, 'the health check is gone');
+    assert.equal(f.http.sessions.size('mcp'), 1, 'the health check is gone');
     assert.equal(f.brains.sessionCount, 2, 'the MCP client and the REST session stay');
     assert.equal(await mcpListTools(f.url, health.id), 404);
     assert.ok((await client.listTools()).tools.length > 0);

@@ -115,7 +115,7 @@ export class Owner {
     return {
       ...this.info,
       uptime_s: Math.round((Date.now() - Date.parse(this.info.started_at)) / 1000),
-      sessions: { socket: this.#socket.sessions, http: this.#http?.mcp.size ?? 0, rest: this.#http?.rest.size ?? 0 },
+      sessions: { socket: this.#socket.sessions, http: this.#http?.sessions.size('mcp') ?? 0, rest: this.#http?.sessions.size('rest') ?? 0 },
       max_brains: this.brains.brains.maxOpen,
       brains: this.brains.describe(),
       watched: this.brains.watchers.describe(),

@@ -41,23 +41,17 @@ function holdsCall(body: unknown): boolean {
 
 export class McpHttpSessions {
   #options: McpHttpSessionsOptions;
-  #sessions: HttpSessions;
 
   constructor(options: McpHttpSessionsOptions) {
     this.#options = options;
-    this.#sessions = options.sessions;
-  }
-
-  get size(): number {
-    return this.#sessions.size('mcp');
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown, folder: string | null): Promise<void> {
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
-      const entry = this.#sessions.get('mcp', id) as Entry | undefined;
+      const entry = this.#options.sessions.get('mcp', id) as Entry | undefined;
       if (!entry) return rpcError(res, 404, -32001, 'Session not found: it ended or never existed; start a new session with initialize');
-      entry.lastUsedAt = this.#sessions.now();
+      entry.lastUsedAt = this.#options.sessions.now();
       if (req.method === 'POST' && holdsCall(body)) entry.used = true;
       return entry.transport.handleRequest(req, res, body);
     }
@@ -69,7 +63,7 @@ export class McpHttpSessions {
     }
     let place: SessionPlace;
     try {
-      place = this.#sessions.take();
+      place = this.#options.sessions.take();
     } catch (err) {
       if (!(err instanceof TooManySessionsError)) throw err;
       res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
@@ -97,7 +91,7 @@ export class McpHttpSessions {
       sessionIdGenerator: () => randomUUID(),
       keepAliveMs: SSE_KEEP_ALIVE_MS,
       onsessioninitialized: (sid) => {
-        const now = this.#sessions.now();
+        const now = this.#options.sessions.now();
         const entry: Entry = { transport, end: close, openedAt: now, lastUsedAt: now, used: false };
         place.hold('mcp', sid, entry);
       },

@@ -39,15 +39,9 @@ interface RestSession extends HttpSession {
 
 export class RestTools {
   #options: RestToolsOptions;
-  #sessions: HttpSessions;
 
   constructor(options: RestToolsOptions) {
     this.#options = options;
-    this.#sessions = options.sessions;
-  }
-
-  get size(): number {
-    return this.#sessions.size('rest');
   }
 
   async handle(res: ServerResponse, name: string, args: unknown, folder: string): Promise<void> {
@@ -59,7 +53,7 @@ export class RestTools {
       if (err.code === 'GDN_TOO_MANY_SESSIONS') res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
       return sendError(res, err);
     }
-    s.lastUsedAt = this.#sessions.now();
+    s.lastUsedAt = this.#options.sessions.now();
     const { session } = s.parts;
     // REST has no handshake: its first call waits for the session to know its folder (late verbs).
     const work = session.ready().then(() => dispatchTool(session.toolsByName, name, args, { session, signal: session.closingSignal, progress: () => {} }));
@@ -92,11 +86,11 @@ export class RestTools {
 
   #session(folder: string): RestSession {
     const key = this.#keyOf(folder);
-    let s = key === null ? undefined : (this.#sessions.get('rest', key) as RestSession | undefined);
+    let s = key === null ? undefined : (this.#options.sessions.get('rest', key) as RestSession | undefined);
     if (!s) {
       // A new session: the folder checks (absolute, exists, a readable folder) are openSession's,
       // and its session's folder is the real path the map is keyed by.
-      const place = this.#sessions.take();
+      const place = this.#options.sessions.take();
       let parts: SessionParts;
       try {
         parts = this.#options.sessionHost.openSession(folder, () => {});
@@ -104,7 +98,7 @@ export class RestTools {
         place.release();
         throw err;
       }
-      const existing = this.#sessions.get('rest', parts.session.folder) as RestSession | undefined;
+      const existing = this.#options.sessions.get('rest', parts.session.folder) as RestSession | undefined;
       if (existing) {
         // Only when the folder changed between the realpath and the checks: keep the one there is.
         place.release();
@@ -112,7 +106,7 @@ export class RestTools {
         return existing;
       }
       void parts.session.ready();
-      const now = this.#sessions.now();
+      const now = this.#options.sessions.now();
       // A REST session is opened by its first call: it is used from the start.
       s = { parts, end: () => parts.close(), openedAt: now, lastUsedAt: now, used: true };
       place.hold('rest', parts.session.folder, s);
