@@ -5,9 +5,10 @@
  * never builds brains, vigils or probes and never imports src/owner/: it is handed a
  * SessionHost — the owner's (owner/owner-brains.ts: every session shares one Brains, Vigils and
  * FolderProbe) for the socket and HTTP, the in-process one (stdio/stdio-session.ts) for stdio —
- * and a Logger (src/log.ts). An MCP transport builds its `Server` with `createSessionServer`
- * (session-server.ts) and moves bytes; a transport of its own shape (REST) calls `dispatchTool`
- * with the session, after `session.ready()` when it has no handshake of its own.
+ * and a Logger (src/log.ts). An MCP transport opens each session with `openSessionServer`
+ * (session-server.ts: the one MCP `Server` of a session), connects its own SDK Transport to it
+ * and moves bytes; a transport of its own shape (REST) calls `dispatchTool` with the session,
+ * after `session.ready()`, as it has no handshake of its own.
  */
 import type { Session } from '../session/index.js';
 

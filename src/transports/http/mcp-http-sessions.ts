@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createSessionServer, type SessionServer } from '../session-server.js';
-import type { SessionHost, SessionParts } from '../session-host.js';
+import { openSessionServer, type SessionServer } from '../session-server.js';
+import type { SessionHost } from '../session-host.js';
 import type { Logger } from '../../log.js';
 import { TooManySessionsError } from '../../errors.js';
 import { REAP_INTERVAL_MS, type HttpSession, type HttpSessions, type SessionPlace } from './session-bounds.js';
@@ -69,23 +69,18 @@ export class McpHttpSessions {
       res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
       return rpcError(res, 503, JSONRPC_SERVER_ERROR, err.message, { code: err.code });
     }
-    let parts: SessionParts;
-    let notify = () => {};
+    let server: SessionServer;
     try {
-      parts = this.#options.sessionHost.openSession(folder, () => notify());
+      server = openSessionServer(this.#options.sessionHost, folder, (line) => this.#options.log.warn(line));
     } catch (err) {
       place.release();
       return rpcError(res, 400, JSONRPC_SERVER_ERROR, `Bad Request: ${(err as Error).message}`);
     }
-    // The server closes the session only if a request opened it; a health check's never was.
-    let partsClosed: Promise<void> | undefined;
-    const closeParts = () => (partsClosed ??= parts.close());
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         place.release();
         await server.close();
-        await closeParts();
       })());
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -97,10 +92,6 @@ export class McpHttpSessions {
       },
     });
     transport.onclose = () => void close();
-    const server: SessionServer = createSessionServer({
-      openSession: (onToolsChanged) => ((notify = onToolsChanged), { session: parts.session, close: closeParts }),
-      log: (line) => this.#options.log.warn(line),
-    });
     try {
       await server.server.connect(transport);
       await transport.handleRequest(req, res, body);

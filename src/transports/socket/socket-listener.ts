@@ -12,8 +12,8 @@
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { chmodSync } from 'node:fs';
 import { answerChallenge, readHello, type OwnerHello, type OwnerProof } from './hello.js';
-import { createSessionServer } from '../session-server.js';
-import type { SessionHost, SessionParts } from '../session-host.js';
+import { openSessionServer, type SessionServer } from '../session-server.js';
+import type { SessionHost } from '../session-host.js';
 import { LineTransport } from '../line-transport.js';
 import type { Logger } from '../../log.js';
 import { VERSION } from '../../version.js';
@@ -100,21 +100,13 @@ export class SocketListener {
     };
     if (hello.gardener !== VERSION) return refuse(`the owner runs Gardener ${VERSION}, the client ${hello.gardener}`);
     if (typeof hello.folder !== 'string') return refuse('the hello must name the session folder as an absolute path');
-    let parts: SessionParts;
-    let notify = () => {};
+    let sessionServer: SessionServer;
     try {
-      parts = this.#options.sessionHost.openSession(hello.folder, () => notify());
+      sessionServer = openSessionServer(this.#options.sessionHost, hello.folder, (line) => log.warn(line, { client_pid: hello.pid }));
     } catch (err) {
       return refuse((err as Error).message);
     }
-    // The server closes the session only if a request opened it; the connection closes it always.
-    let partsClosed: Promise<void> | undefined;
-    const closeParts = () => (partsClosed ??= parts.close());
     let ended: Promise<void> | undefined;
-    const sessionServer = createSessionServer({
-      openSession: (onToolsChanged) => ((notify = onToolsChanged), { session: parts.session, close: closeParts }),
-      log: (line) => log.warn(line, { client_pid: hello.pid }),
-    });
     const conn = {
       socket,
       close: () =>
@@ -122,7 +114,6 @@ export class SocketListener {
           this.#connections.delete(conn);
           socket.destroy();
           await sessionServer.close();
-          await closeParts();
         })()),
     };
     this.#connections.add(conn);
