@@ -23,7 +23,6 @@ import { GardenerError } from '../../errors.js';
 import type { SessionHost, SessionParts } from '../session-host.js';
 import { REAP_INTERVAL_MS, REST_CALL_TIMEOUT_MS, type HttpSession, type HttpSessions } from './session-bounds.js';
 
-
 export interface RestToolsOptions {
   /** Builds a session for a folder; throws a GardenerError for a bad one (its checks are the one rule). */
   sessionHost: SessionHost;
