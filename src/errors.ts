@@ -376,9 +376,10 @@ export class HostCliError extends GardenerError {
 
 /** (HTTP 400) A request body nests JSON deeper than the bound; it was refused before parsing. */
 export class JsonTooDeepError extends GardenerError {
+  static readonly code = 'GDN_JSON_TOO_DEEP';
   constructor(maxDepth: number) {
     super(
-      'GDN_JSON_TOO_DEEP',
+      JsonTooDeepError.code,
       `the request body nests JSON deeper than ${maxDepth} levels and was refused before parsing: no tool argument needs more than a few; send flatter JSON`,
       { exitCode: 2 },
     );
@@ -401,9 +402,10 @@ export class TooManySessionsError extends GardenerError {
 
 /** (HTTP 400) A request body holds more JSON values than the bound; it was refused before parsing. */
 export class JsonTooManyValuesError extends GardenerError {
+  static readonly code = 'GDN_JSON_TOO_MANY_VALUES';
   constructor(maxValues: number) {
     super(
-      'GDN_JSON_TOO_MANY_VALUES',
+      JsonTooManyValuesError.code,
       `the request body holds more than ${maxValues} JSON values (array items, object members) and was refused before parsing: send fewer, or split the call`,
       { exitCode: 2 },
     );

@@ -4,8 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLogger } from '../src/owner/log.js';
-import { HttpListener } from '../src/http/http-listener.js';
+import { createLogger } from '../src/log.js';
+import { HttpListener } from '../src/transports/http/http-listener.js';
 
 test('a request that fails outside any tool answers 500 GDN_HTTP_FAILED, not GDN_TOOL_FAILED', async () => {
   const token = 'e'.repeat(64);
@@ -16,8 +16,10 @@ test('a request that fails outside any tool answers 500 GDN_HTTP_FAILED, not GDN
     log: createLogger('silent'),
     startedAt: Date.now(),
     brains: () => [],
-    openSession: () => {
-      throw new Error('the session could not be built');
+    sessionHost: {
+      openSession: () => {
+        throw new Error('the session could not be built');
+      },
     },
   });
   const url = await http.listen();

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { makeTempDir } from './helpers/git-repo.js';
 import { ManualClock } from './helpers/manual-clock.js';
-import { PROXY_LIVENESS_MS, runProxy } from '../src/proxy/mcp-proxy.js';
+import { PROXY_LIVENESS_MS, runProxy } from '../src/transports/proxy/mcp-proxy.js';
 import { MAX_LINE_BYTES } from '../src/wire/index.js';
 
 /** Lines of a stream, awaited by predicate. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { runStdioServer } from '../src/mcp/stdio-server.js';
+import { runStdioServer } from '../src/transports/stdio/stdio-server.js';
 import { makeTempDir } from './helpers/git-repo.js';
 
 /** A bound on how long a broken shutdown may hang before the test fails (not a wait). */

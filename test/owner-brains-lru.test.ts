@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { sourceFiles } from './helpers/brains.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
-import { createLogger } from '../src/owner/log.js';
+import { createLogger } from '../src/log.js';
 import { dispatchTool } from '../src/dispatch/index.js';
 import { runTick, type TickOutcome } from '../src/vigil/index.js';
 import type { Brain } from '../src/brain/index.js';
@@ -24,8 +24,8 @@ test('an evicted armed brain is unsubscribed, and its vigil re-arms on the next 
     await made.brain.writer.setArmed(true, Date.now());
     await owner.brains.ensure(b.dir); // A is evicted (max 1)
 
-    const sa = owner.openSession(a.dir);
-    const sb = owner.openSession(b.dir);
+    const sa = owner.openSession(a.dir).session;
+    const sb = owner.openSession(b.dir).session;
     // A call on A reopens it: armed, so subscribed, and traffic ticks it.
     const subscribed = once(owner.armed, 'subscribed') as Promise<[Brain]>;
     a.write('src/first.ts', 'export function firstEdit() {}\n');

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { request, type ClientRequest } from 'node:http';
 import { makeTempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
-import { createLogger } from '../src/owner/log.js';
-import { HttpListener } from '../src/http/http-listener.js';
+import { createLogger } from '../src/log.js';
+import { HttpListener } from '../src/transports/http/http-listener.js';
 
 const TOKEN = 'd'.repeat(64);
 /** Each large body: over SMALL_BODY_BYTES, and two of them over the budget below. */
@@ -32,10 +32,7 @@ test('large bodies are read at most maxBodyBytesInFlight at a time, the rest wai
     startedAt: 0,
     maxBodyBytesInFlight: BUDGET,
     brains: () => brains.describe(),
-    openSession: (f, onToolsChanged) => {
-      const session = brains.openSession(f, onToolsChanged);
-      return { session, close: () => brains.closeSession(session) };
-    },
+    sessionHost: brains,
   });
   const url = await http.listen();
   const open: ClientRequest[] = [];
@@ -96,10 +93,7 @@ test('a large body whose first bytes already nest too deep gives its room back a
     startedAt: 0,
     maxBodyBytesInFlight: BUDGET,
     brains: () => brains.describe(),
-    openSession: (f, onToolsChanged) => {
-      const session = brains.openSession(f, onToolsChanged);
-      return { session, close: () => brains.closeSession(session) };
-    },
+    sessionHost: brains,
   });
   const url = await http.listen();
   const open: ClientRequest[] = [];
@@ -143,6 +137,6 @@ test('a large body whose first bytes already nest too deep gives its room back a
 });
 
 test('maxBodyBytesInFlight is checked once, at construction, with the value received', () => {
-  const base = { host: '127.0.0.1', port: 0, token: TOKEN, log: createLogger('silent'), startedAt: 0, brains: () => [], openSession: () => assert.fail('no session') };
+  const base = { host: '127.0.0.1', port: 0, token: TOKEN, log: createLogger('silent'), startedAt: 0, brains: () => [], sessionHost: { openSession: () => assert.fail('no session') } };
   assert.throws(() => new HttpListener({ ...base, maxBodyBytesInFlight: -1 }), /options\.maxBodyBytesInFlight must be a positive integer, got -1/);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DecodeLane } from '../src/http/decode-lane.js';
+import { DecodeLane } from '../src/transports/http/decode-lane.js';
 
 test('large bodies are decoded one per turn of the event loop: what waits between two decodes runs before the second', async () => {
   const lane = new DecodeLane();

@@ -4,9 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { makeTempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
-import { createLogger } from '../src/owner/log.js';
-import { HttpListener } from '../src/http/http-listener.js';
-import { HTTP_SESSION_IDLE_MS } from '../src/http/mcp-http-sessions.js';
+import { createLogger } from '../src/log.js';
+import { HttpListener } from '../src/transports/http/http-listener.js';
+import { HTTP_SESSION_IDLE_MS } from '../src/transports/http/mcp-http-sessions.js';
 
 test('an HTTP MCP session idle past HTTP_SESSION_IDLE_MS is reaped; its id then gets 404', async () => {
   const home = await makeTempDir('gardener-home-');
@@ -23,10 +23,7 @@ test('an HTTP MCP session idle past HTTP_SESSION_IDLE_MS is reaped; its id then 
     startedAt: now,
     now: () => now,
     brains: () => brains.describe(),
-    openSession: (f, onToolsChanged) => {
-      const session = brains.openSession(f, onToolsChanged);
-      return { session, close: () => brains.closeSession(session) };
-    },
+    sessionHost: brains,
   });
   const url = await http.listen();
   const client = new Client({ name: 'idle-test', version: '0' });
@@ -37,12 +34,12 @@ test('an HTTP MCP session idle past HTTP_SESSION_IDLE_MS is reaped; its id then 
     await client.connect(transport);
     assert.ok((await client.listTools()).tools.length > 0);
     now += HTTP_SESSION_IDLE_MS - 1;
-    await http.mcp.reap();
-    assert.equal(http.mcp.size, 1, 'not idle long enough yet');
+    await http.sessions.reap();
+    assert.equal(http.sessions.size('mcp'), 1, 'not idle long enough yet');
     assert.ok((await client.listTools()).tools.length > 0, 'and it was used again');
     now += HTTP_SESSION_IDLE_MS + 1;
-    await http.mcp.reap();
-    assert.equal(http.mcp.size, 0);
+    await http.sessions.reap();
+    assert.equal(http.sessions.size('mcp'), 0);
     assert.equal(brains.sessionCount, 0, 'the session behind it was closed');
     await assert.rejects(client.listTools(), /404|Session not found/);
   } finally {

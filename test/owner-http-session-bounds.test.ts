@@ -6,9 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { makeTempDir, type TempDir } from './helpers/git-repo.js';
 import { OwnerBrains } from '../src/owner/owner-brains.js';
-import { createLogger } from '../src/owner/log.js';
-import { HttpListener, type HttpListenerOptions } from '../src/http/http-listener.js';
-import { HTTP_SESSION_IDLE_MS, UNUSED_SESSION_IDLE_MS } from '../src/http/session-bounds.js';
+import { createLogger } from '../src/log.js';
+import { HttpListener, type HttpListenerOptions } from '../src/transports/http/http-listener.js';
+import { HTTP_SESSION_IDLE_MS, UNUSED_SESSION_IDLE_MS } from '../src/transports/http/session-bounds.js';
 
 const TOKEN = 'e'.repeat(64);
 
@@ -40,10 +40,7 @@ async function withListener(options: Partial<HttpListenerOptions>, fn: (f: Fixtu
     startedAt: clock.now,
     now: () => clock.now,
     brains: () => brains.describe(),
-    openSession: (f, onToolsChanged) => {
-      const session = brains.openSession(f, onToolsChanged);
-      return { session, close: () => brains.closeSession(session) };
-    },
+    sessionHost: brains,
     ...options,
   });
   const url = await http.listen();
@@ -123,19 +120,16 @@ test('an MCP session that made no call after initialize is reaped after UNUSED_S
     assert.equal((await f.rest(folder)).status, 200);
     assert.equal(f.brains.sessionCount, 3);
     f.clock.now += UNUSED_SESSION_IDLE_MS - 1;
-    await f.http.mcp.reap();
-    await f.http.rest.reap();
-    assert.equal(f.http.mcp.size, 2, 'not a minute yet');
+    await f.http.sessions.reap();
+    assert.equal(f.http.sessions.size('mcp'), 2, 'not a minute yet');
     f.clock.now += 2;
-    await f.http.mcp.reap();
-    await f.http.rest.reap();
-    assert.equal(f.http.mcp.size, 1, 'the health check is gone');
+    await f.http.sessions.reap();
+    assert.equal(f.http.sessions.size('mcp'), 1, 'the health check is gone');
     assert.equal(f.brains.sessionCount, 2, 'the MCP client and the REST session stay');
     assert.equal(await mcpListTools(f.url, health.id), 404);
     assert.ok((await client.listTools()).tools.length > 0);
     f.clock.now += HTTP_SESSION_IDLE_MS + 1;
-    await f.http.mcp.reap();
-    await f.http.rest.reap();
+    await f.http.sessions.reap();
     assert.equal(f.brains.sessionCount, 0, 'idle past the bound: both reaped');
   });
 });
@@ -180,7 +174,7 @@ test('an MCP session ended by its client (DELETE) frees its place at once', asyn
 
 test('maxSessions is checked once, at construction, with the value received', () => {
   const log = createLogger('silent');
-  const base = { host: '127.0.0.1', port: 0, token: TOKEN, log, startedAt: 0, brains: () => [], openSession: () => assert.fail('no session') };
+  const base = { host: '127.0.0.1', port: 0, token: TOKEN, log, startedAt: 0, brains: () => [], sessionHost: { openSession: () => assert.fail('no session') } };
   assert.throws(() => new HttpListener({ ...base, maxSessions: 0 }), /options\.maxSessions must be a positive integer, got 0/);
   assert.throws(() => new HttpListener({ ...base, maxSessions: 1.5 }), /got 1\.5/);
 });

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
-const ALLOWED = ['proxy/', 'wire/', 'timers.js'];
+const ALLOWED = ['transports/proxy/', 'wire/', 'timers.js'];
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -22,9 +22,9 @@ function importsOf(file: string): string[] {
   return out;
 }
 
-test('the proxy and everything it imports are node built-ins, src/proxy/, src/wire/ or src/timers', () => {
+test('the proxy and everything it imports are node built-ins, src/transports/proxy/, src/wire/ or src/timers', () => {
   const seen = new Set<string>();
-  const queue = [join(SRC, 'proxy', 'mcp-proxy.js')];
+  const queue = [join(SRC, 'transports', 'proxy', 'mcp-proxy.js')];
   const bad: string[] = [];
   while (queue.length > 0) {
     const file = queue.pop()!;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { connectGardener } from './helpers/mcp-client.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { withoutTypeArrays } from '../src/mcp/tool-schemas.js';
+import { withoutTypeArrays } from '../src/transports/tool-schemas.js';
 
 /** Every place in a schema where `type` is an array, as a path. Values (enum, const, default) are data, not schemas. */
 function typeArraysIn(schema: unknown, path: string, found: string[]): string[] {

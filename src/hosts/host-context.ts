@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkFolder } from '../brain/index.js';
-import { DEFAULT_HTTP_PORT } from '../http/http-listener.js';
+import { DEFAULT_HTTP_PORT } from '../transports/http/http-listener.js';
 import { readOwnerFile } from '../owner/owner-file.js';
 import { runPaths } from '../owner/run-paths.js';
 import type { HostContext, ServerSpec, Transport } from './types.js';

@@ -2,7 +2,8 @@
  * What the owner shares between every session and transport: one Brains (an LRU of open
  * brains over one Piscina pool, one store writer per open brain), one Vigils (so the traffic
  * rules — one tick at a time, one follow-up, fail-open — hold across all sessions of a brain),
- * one FolderProbe, and the armed-brain registry. Sessions are built here, the same way for the
+ * one FolderProbe, and the armed-brain registry. It is the SessionHost the owner hands its
+ * transports (transports/session-host.ts): sessions are built here, the same way for the
  * socket, HTTP MCP and REST.
  */
 import { isAbsolute } from 'node:path';
@@ -14,7 +15,8 @@ import { readVigil, countBacklog } from '../store/index.js';
 import { TOOLS } from '../tools/index.js';
 import { Vigils, type VigilOptions } from '../vigil/index.js';
 import { ArmedBrains } from './armed-brains.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../log.js';
+import type { SessionHost, SessionParts } from '../transports/session-host.js';
 import { OwnerWatchers, type OwnerWatchersOptions } from './owner-watchers.js';
 
 /** Brains kept open by default: each costs a writer thread and a read connection. */
@@ -32,7 +34,7 @@ export interface OwnerBrainsOptions {
   log: Logger;
 }
 
-export class OwnerBrains {
+export class OwnerBrains implements SessionHost {
   readonly brains: Brains;
   readonly vigils: Vigils;
   readonly probe: FolderProbe;
@@ -67,8 +69,8 @@ export class OwnerBrains {
     });
   }
 
-  /** A new session for `folder`, sharing everything above. Close it with `closeSession`. */
-  openSession(folder: string, onToolsChanged: () => void = () => {}): Session {
+  /** A new session for `folder`, sharing everything above; its `close` is `closeSession`'s. */
+  openSession(folder: string, onToolsChanged: () => void = () => {}): SessionParts {
     // The owner's working directory means nothing to a client: a folder must be absolute.
     if (!isAbsolute(folder)) throw new InvalidArgumentError(`the session folder must be an absolute path, got "${folder}"`);
     const watch = {
@@ -81,7 +83,7 @@ export class OwnerBrains {
     };
     const session = new Session({ folder: checkFolder(folder), brains: this.brains, vigils: this.vigils, probe: this.probe, tools: TOOLS, onToolsChanged, watch, log: (line) => this.#log.warn(line) });
     this.#sessions.add(session);
-    return session;
+    return { session, close: () => this.closeSession(session) };
   }
 
   async closeSession(session: Session): Promise<void> {

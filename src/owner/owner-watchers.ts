@@ -17,7 +17,7 @@ import { brainFile } from '../brain/index.js';
 import { countBacklog, openStore, readVigil, type Database } from '../store/index.js';
 import type { Vigils } from '../vigil/index.js';
 import { BrainWatcher, ChildWatchBackend, type BrainWatcherOptions, type WatchBackend, type WatchTimers } from '../watch/index.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../log.js';
 import { ResumeQueue } from './resume-queue.js';
 
 /** Arming done by another process is noticed within this, in ms (a registry read + one row per brain). */

@@ -29,14 +29,14 @@
  * Past the bound the files are removed and the process exits anyway (the kernel drops the lock).
  */
 import { lstatSync, renameSync, unlinkSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
-import { checkFolder } from '../brain/index.js';
+import { dirname, join } from 'node:path';
 import { UnsafePermissionsError, ListenError, OwnerUnresponsiveError } from '../errors.js';
-import { HttpListener } from '../http/http-listener.js';
-import { SocketListener } from '../socket/socket-listener.js';
+import { HttpListener } from '../transports/http/http-listener.js';
+import { isLoopbackHost } from '../transports/http/loopback.js';
+import { SocketListener } from '../transports/socket/socket-listener.js';
 import { VERSION } from '../version.js';
-import { dialOwner, NO_ANSWER } from './hello.js';
-import type { Logger } from './log.js';
+import { dialOwner, NO_ANSWER } from './dial-home.js';
+import type { Logger } from '../log.js';
 import { OwnerBrains, type OwnerBrainsOptions } from './owner-brains.js';
 import { readOwnerFile, removeOwnerFile, rewriteOwnerFile, type OwnerInfo } from './owner-file.js';
 import { OwnerLock } from './owner-lock.js';
@@ -112,7 +112,7 @@ export class Owner {
     return {
       ...this.info,
       uptime_s: Math.round((Date.now() - Date.parse(this.info.started_at)) / 1000),
-      sessions: { socket: this.#socket.sessions, http: this.#http?.mcp.size ?? 0, rest: this.#http?.rest.size ?? 0 },
+      sessions: { socket: this.#socket.sessions, http: this.#http?.sessions.size('mcp') ?? 0, rest: this.#http?.sessions.size('rest') ?? 0 },
       max_brains: this.brains.brains.maxOpen,
       brains: this.brains.describe(),
       watched: this.brains.watchers.describe(),
@@ -179,7 +179,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
   const { log } = options;
   const paths = runPaths(options.home, options.env);
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopback(host) && !options.allowRemote) {
+  if (!isLoopbackHost(host) && !options.allowRemote) {
     throw new ListenError(host, 'it is not a loopback address: pass --allow-remote to bind it on purpose (the bearer token is required either way)');
   }
   for (const dir of [paths.home, paths.runDir]) {
@@ -212,19 +212,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       path: bindPath,
       log,
       prove: (nonce) => ({ gardener: VERSION, pid: process.pid, proof: proveOwner(token, nonce, process.pid) }),
-      openSession: (hello, onToolsChanged) => {
-        const session = brains.openSession(hello.folder ?? '', onToolsChanged);
-        return { session, close: () => brains.closeSession(session) };
-      },
-      refuse: (hello) => {
-        try {
-          if (typeof hello.folder !== 'string' || !isAbsolute(hello.folder)) return 'the hello must name the session folder as an absolute path';
-          checkFolder(hello.folder);
-          return null;
-        } catch (err) {
-          return (err as Error).message;
-        }
-      },
+      sessionHost: brains,
       status: () => owner?.status() ?? {},
       stop: () => stop('serve --stop'),
     });
@@ -242,10 +230,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
         log,
         startedAt: Date.parse(info.started_at),
         brains: () => brains.describe(),
-        openSession: (folder, onToolsChanged) => {
-          const session = brains.openSession(folder, onToolsChanged);
-          return { session, close: () => brains.closeSession(session) };
-        },
+        sessionHost: brains,
       });
       try {
         info.url = await http.listen();
@@ -336,8 +321,4 @@ function removeSocketFile(path: string, id: SocketId | null): void {
   } catch {
     // Already gone.
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

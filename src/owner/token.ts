@@ -1,9 +1,10 @@
 /**
- * The HTTP bearer token: 32 random bytes, hex, made on the owner's first start in
- * `<home>/token` with mode 0600, and compared in constant time. Every owner has one (HTTP on
- * or off): it is also what the owner proves to its socket clients (verify-owner.ts).
+ * The home's token: 32 random bytes, hex, made on the owner's first start in `<home>/token`
+ * with mode 0600. Every owner has one (HTTP on or off): it is the HTTP bearer token (checked
+ * by transports/http/http-guard.ts, which is handed it) and what the owner proves to its socket
+ * clients (verify-owner.ts).
  */
-import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { TokenUnreadableError, UnsafePermissionsError } from '../errors.js';
 import { readTokenFile } from './verify-owner.js';
@@ -33,11 +34,4 @@ export function readToken(file: string): string {
   if ('token' in read) return read.token;
   if (read.problem === 'unsafe') throw new UnsafePermissionsError(file, read.reason);
   throw new TokenUnreadableError(file, read.reason);
-}
-
-/** Constant-time comparison of a presented bearer token (hashes first: lengths may differ). */
-export function tokenMatches(presented: string, token: string): boolean {
-  const a = createHash('sha256').update(presented).digest();
-  const b = createHash('sha256').update(token).digest();
-  return timingSafeEqual(a, b);
 }

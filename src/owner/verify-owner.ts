@@ -5,27 +5,22 @@
  *
  *   1. the place: with lstat, the socket's folder is a real folder (not a symlink) owned by
  *      this uid with no group or other bits, and the socket is a real socket owned by this uid;
- *   2. the peer: it answers a fresh random nonce with HMAC-SHA256 keyed by the home's token
+ *   2. the peer: it answers a fresh random nonce (its format is the socket's hello:
+ *      transports/socket/hello.ts) with HMAC-SHA256 keyed by the home's token
  *      (`<home>/token`, 0600): only a reader of this home can make it.
  *
  * The proof is bound to its direction and to the pid the owner names, so it cannot be replayed
  * as anything else. Compared in constant time. The proxy loads this file before deciding
  * anything, so it imports node built-ins only (token.ts wraps `readTokenFile` in errors).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** Bytes of randomness in a client's nonce. */
-export const NONCE_BYTES = 32;
 /** What the proof's MAC covers first: names the direction (owner to client) and the scheme. */
 const PROOF_LABEL = 'gardener owner proof v1: owner to client';
 
 const uid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
-
-export function makeNonce(): string {
-  return randomBytes(NONCE_BYTES).toString('hex');
-}
 
 /** The owner's answer to `nonce`: what only a holder of `token` can compute. */
 export function proveOwner(token: string, nonce: string, ownerPid: number): string {
@@ -36,10 +31,6 @@ export function proveOwner(token: string, nonce: string, ownerPid: number): stri
 export function proofHolds(token: string, nonce: string, ownerPid: number, proof: unknown): boolean {
   if (typeof proof !== 'string' || !/^[0-9a-f]{64}$/.test(proof)) return false;
   return timingSafeEqual(Buffer.from(proveOwner(token, nonce, ownerPid), 'hex'), Buffer.from(proof, 'hex'));
-}
-
-export function isNonce(value: unknown): value is string {
-  return typeof value === 'string' && value.length === NONCE_BYTES * 2 && /^[0-9a-f]+$/.test(value);
 }
 
 export type TokenRead = { token: string } | { problem: 'missing' | 'unsafe' | 'unreadable' | 'not-a-token'; reason: string };

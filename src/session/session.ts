@@ -68,6 +68,8 @@ export class Session {
   /** The brain found for the anchor: every tool call asks, and the answer rarely changes. */
   #resolved: Brain | undefined;
   #background = new Set<Promise<unknown>>();
+  /** The question about the session folder, once asked. */
+  #ready: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     this.folder = resolve(options.folder);
@@ -89,14 +91,28 @@ export class Session {
     return this.#anchor;
   }
 
-  /** Starts the background question about the session folder. Returns at once. */
+  /** Starts the background question about the session folder (once). Returns at once. */
   start(): void {
-    this.askAbout(this.folder);
+    void this.ready();
+  }
+
+  /**
+   * Resolves once the question about the session folder has been answered (the late verbs it
+   * arms are listed) or has failed; never rejects. Starts the question if the handshake has
+   * not (`start`): the one wait of a transport with no handshake of its own (REST), before
+   * its first call. MCP transports never wait on it: their first list has its own bound.
+   */
+  ready(): Promise<void> {
+    return (this.#ready ??= this.#ask(this.folder));
   }
 
   /** Asks the probe about a folder in the background and arms the late verbs when it answers. */
   askAbout(folder: string): void {
-    if (this.#closing.signal.aborted) return;
+    void this.#ask(folder);
+  }
+
+  #ask(folder: string): Promise<void> {
+    if (this.#closing.signal.aborted) return Promise.resolve();
     const question = this.probe.ask(folder, this.#closing.signal).then(
       (answer) => this.#arm(answer),
       (err) => {
@@ -105,6 +121,7 @@ export class Session {
     );
     this.#background.add(question);
     void question.finally(() => this.#background.delete(question));
+    return question;
   }
 
   /**

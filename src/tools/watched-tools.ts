@@ -7,30 +7,10 @@ import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import { READ_ONLY } from './answer-schemas.js';
 import { InvalidArgumentError } from '../errors.js';
-import { listRoots, readVigil, countBacklog, compareWithMap, type VigilState } from '../store/index.js';
-import type { Brain } from '../brain/index.js';
+import { listRoots, readVigil, compareWithMap } from '../store/index.js';
+import { daemonView } from './daemon-view.js';
 import { freshnessOf } from './freshness.js';
 import { loadGardenerIgnore } from '../detect/index.js';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-function daemonView(brain: Brain, v: VigilState, watchBackend: string) {
-  const watched = watchBackend !== 'none';
-  return {
-    brain: brain.id,
-    armed: v.armed,
-    armed_at: iso(v.armedAt),
-    last_tick_at: iso(v.lastTickAt),
-    fresh_as_of: iso(v.lastAdvancedAt),
-    backlog: countBacklog(brain.reader),
-    tick_in_flight: v.tickInFlight,
-    watch_backend: watchBackend,
-    freshness: watched
-      ? `advances on file events (${watchBackend}) and on tool traffic, each a tick of the owner that watches this brain`
-      : 'advances when seen: each tool call on an armed brain schedules a tick (recall verbs do not); ' +
-        'no live watcher holds this brain, so nothing claims continuous monitoring',
-  };
-}
 
 export const daemonStartTool = defineTool({
   name: 'daemon_start',

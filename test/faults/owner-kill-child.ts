@@ -10,7 +10,7 @@
  *   node owner-kill-child.js <home>
  */
 import { startOwner } from '../../src/owner/owner.js';
-import { createLogger } from '../../src/owner/log.js';
+import { createLogger } from '../../src/log.js';
 import { StoreWriterClient } from '../../src/pool/store-writer-client.js';
 
 const [home] = process.argv.slice(2) as [string];

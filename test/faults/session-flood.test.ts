@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { makeGitRepo, makeTempDir } from '../helpers/git-repo.js';
 import { sourceFiles } from '../helpers/brains.js';
 import { ownerEnv, runCli, startServe } from '../helpers/owner.js';
-import { MAX_SESSIONS } from '../../src/http/session-bounds.js';
+import { MAX_SESSIONS } from '../../src/transports/http/session-bounds.js';
 import { peakRssMb, recordFigures, rssMb } from './fault-config.js';
 
 /** Spellings of one folder, and health checks, sent (the number). */

@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import assert from 'node:assert/strict';
 import { VERSION } from '../../src/version.js';
-import { makeNonce } from '../../src/owner/verify-owner.js';
+import { makeNonce } from '../../src/transports/socket/hello.js';
 
 export interface OwnerSocket {
   socket: Socket;
@@ -50,7 +50,7 @@ export async function openOwnerSocket(path: string, folder: string, helloLine?: 
     // What no client would send, in place of the challenge.
     socket.write(helloLine + '\n');
   } else {
-    // The challenge first (owner/hello.ts); its proof is not checked here: this test is the client.
+    // The challenge first (transports/socket/hello.ts); its proof is not checked here: this test is the client.
     socket.write(JSON.stringify({ gardener: VERSION, nonce: makeNonce() }) + '\n');
     assert.equal(typeof (await next()).proof, 'string');
     socket.write(JSON.stringify({ gardener: VERSION, op: 'mcp', folder, pid: process.pid, host_pid: process.ppid }) + '\n');

@@ -25,8 +25,7 @@ export async function makeTestSession(brains: Brains, folder: string, vigil: Vig
     },
   });
   const session = new Session({ folder, brains, vigils, probe, tools: TOOLS, log: () => {} });
-  session.start();
-  await probe.ask(folder);
+  await session.ready();
   return {
     session,
     vigils,

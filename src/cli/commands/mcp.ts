@@ -27,14 +27,14 @@ export async function mcp(opts: { root?: string }): Promise<void> {
     const dialed = await dialOwnerOf(resolveHome(), hello, PROXY_DIAL_MS);
     if (dialed.socket && dialed.reply.ok && dialed.reply.gardener === VERSION) {
       say(`proxying to the owner (pid ${dialed.reply.pid}, ${dialed.socketPath})`);
-      const { runProxy } = await import('../../proxy/mcp-proxy.js');
+      const { runProxy } = await import('../../transports/proxy/mcp-proxy.js');
       await runProxy({
         socket: dialed.socket,
         rest: dialed.rest,
         folder,
         log: say,
         serveInProcess: async (stdin, stdout) => {
-          const { runStdioServer } = await import('../../mcp/stdio-server.js');
+          const { runStdioServer } = await import('../../transports/stdio/stdio-server.js');
           return runStdioServer({ folder, stdin, stdout, processHooks: false });
         },
       });
@@ -48,7 +48,7 @@ export async function mcp(opts: { root?: string }): Promise<void> {
     }
   }
   say(`serving in-process (${why})`);
-  const { runStdioServer } = await import('../../mcp/stdio-server.js');
+  const { runStdioServer } = await import('../../transports/stdio/stdio-server.js');
   const server = await runStdioServer({ folder });
   await server.closed;
   // Everything is joined by now; exit rather than linger on an unref'd handle.

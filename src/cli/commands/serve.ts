@@ -6,7 +6,7 @@
 import { resolveHome } from '../../brain/home.js';
 import { InvalidArgumentError, OwnerNotRunningError, OwnerUnverifiedError } from '../../errors.js';
 import { dialOwnerOf } from '../../owner/dial-home.js';
-import { createLogger, logLevelFrom } from '../../owner/log.js';
+import { createLogger, logLevelFrom } from '../../log.js';
 import { VERSION } from '../../version.js';
 import { printJson, printLine, positiveInt } from '../output.js';
 

@@ -20,7 +20,7 @@
  */
 import type { Socket } from 'node:net';
 import { PassThrough, Writable, type Readable } from 'node:stream';
-import { LineFramer, refusalOf, type Frame, type RequestId } from '../wire/index.js';
+import { LineFramer, refusalOf, type Frame, type RequestId } from '../../wire/index.js';
 import { OwnerLiveness, PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
 
 export { PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';

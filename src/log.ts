@@ -1,7 +1,8 @@
 /**
- * The owner's log: one JSON object per line on stderr (journald and launchd keep stderr), with
- * a level. `GARDENER_LOG` sets the lowest level written (debug, info, warn, error, silent;
- * default info).
+ * The log of the long-running process (the owner and every transport it runs): one JSON object
+ * per line on stderr (journald and launchd keep stderr), with a level. It imports nothing but
+ * src/errors.ts, so any room may take a `Logger`. `GARDENER_LOG` sets the lowest level
+ * written (debug, info, warn, error, silent; default info).
  *
  * Plain synchronous line writes, not pino. Measured on a busy 2-core machine, 1e5 lines of
  * `info(msg, {3 fields})` to /dev/null, five runs: plain writes 2.5–7.0 µs a line, pino 9 with a
@@ -9,7 +10,7 @@
  * noise, while loading pino costs ~8 MB RSS (and its transport a thread) against ~0.3 MB. The
  * owner logs lifecycle events and failures, never per tool call, so the hot path never logs.
  */
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from './errors.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -10,11 +10,11 @@
  * dying (ppid changes): background work is joined and no git child outlives it.
  */
 import type { Readable, Writable } from 'node:stream';
-import { LineTransport } from './line-transport.js';
-import { createSessionServer } from './session-server.js';
+import { LineTransport } from '../line-transport.js';
+import { createSessionServer } from '../session-server.js';
 import type { StdioSessionOptions } from './stdio-session.js';
 
-export { PROGRESS_INTERVAL_MS } from './session-server.js';
+export { PROGRESS_INTERVAL_MS } from '../session-server.js';
 
 /** How often we check that the parent is still there, in ms (a reparented child has lost it). */
 export const PARENT_CHECK_INTERVAL_MS = 1000;
@@ -26,7 +26,7 @@ export interface StdioServerOptions {
   /** Watch signals and the parent process (off for in-process tests). @default true */
   processHooks?: boolean;
   /** Passed through to the session (tests inject a home folder or a tick). */
-  session?: Omit<StdioSessionOptions, 'folder' | 'onToolsChanged'>;
+  session?: StdioSessionOptions;
   log?: (line: string) => void;
 }
 
@@ -41,11 +41,11 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`gardener mcp: ${line}\n`));
   let closing: Promise<void> | undefined;
-  // The session (brains, vigils, probe) loads only once initialize has been answered.
+  // The session (brains, vigils, probe: the in-process host) loads only once initialize has been answered.
   const { server, close: closeSession } = createSessionServer({
     log,
     openSession: (onToolsChanged) =>
-      import('./stdio-session.js').then((m) => m.createStdioSession({ ...options.session, folder: options.folder, onToolsChanged })),
+      import('./stdio-session.js').then((m) => m.inProcessHost(options.session).openSession(options.folder, onToolsChanged)),
   });
 
   let resolveClosed!: () => void;

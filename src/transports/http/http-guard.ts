@@ -4,14 +4,14 @@
  *     127.0.0.1 under its own name, and the Host header is what betrays it;
  *   - an Origin header, when present, must be a loopback origin (403): browsers send it, and a
  *     foreign page must not drive tools;
- *   - every route but /healthz needs the bearer token (401), compared in constant time.
+ *   - every route but /healthz needs the bearer token (401), compared in constant time. The
+ *     owner makes the token and hands it in; the check is HTTP's alone.
  * A non-loopback bind (asked for explicitly) adds that bind address to the allowed hosts; the
  * token is required either way.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { tokenMatches } from '../owner/token.js';
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+import { isLoopbackHost } from './loopback.js';
 
 export interface Refusal {
   status: 401 | 403;
@@ -29,7 +29,7 @@ function hostnameOf(value: string, withScheme: boolean): string | null {
 }
 
 export function checkRequest(req: IncomingMessage, opts: { token: string; extraHosts?: readonly string[]; needsToken: boolean }): Refusal | null {
-  const allowed = (h: string | null) => h !== null && (LOOPBACK_HOSTS.has(h) || (opts.extraHosts ?? []).includes(h));
+  const allowed = (h: string | null) => h !== null && (isLoopbackHost(h) || (opts.extraHosts ?? []).includes(h));
   const host = req.headers.host;
   if (!host || !allowed(hostnameOf(host, false))) {
     return { status: 403, message: `Host "${host ?? ''}" is not a loopback name: the owner only answers requests addressed to 127.0.0.1 or localhost` };
@@ -49,4 +49,11 @@ export function checkRequest(req: IncomingMessage, opts: { token: string; extraH
     return { status: 401, message, challenge };
   }
   return null;
+}
+
+/** Constant-time comparison of a presented bearer token (hashes first: lengths may differ). */
+function tokenMatches(presented: string, token: string): boolean {
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
 }

@@ -10,16 +10,13 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Session } from '../session/index.js';
+import type { SessionHost, SessionParts } from './session-host.js';
 import { VERSION } from '../version.js';
+
+export type { SessionParts } from './session-host.js';
 
 /** Progress notifications at most this often per request, in ms. */
 export const PROGRESS_INTERVAL_MS = 100;
-
-export interface SessionParts {
-  session: Session;
-  close(): Promise<void>;
-}
 
 export interface SessionServerOptions {
   /** Builds the session (lazily, once); `onToolsChanged` must be wired to its tool list. */
@@ -94,4 +91,28 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     })());
 
   return { server, close };
+}
+
+/**
+ * A session server over a session opened now for `folder`: what the socket does on a hello and
+ * /mcp on an initialize. Throws the host's GardenerError for a folder that cannot be a session
+ * (the transport answers with its message). Its `close` ends the server and the session, whether
+ * a request ever loaded it or not (a health check's never was).
+ */
+export function openSessionServer(host: SessionHost, folder: string, log: (line: string) => void): SessionServer {
+  let notify = () => {};
+  const parts = host.openSession(folder, () => notify());
+  let partsClosed: Promise<void> | undefined;
+  const closeParts = () => (partsClosed ??= parts.close());
+  const { server, close } = createSessionServer({
+    log,
+    openSession: (onToolsChanged) => ((notify = onToolsChanged), { session: parts.session, close: closeParts }),
+  });
+  let closing: Promise<void> | undefined;
+  // The server closes (and logs) a session a request loaded; one it never loaded is closed here.
+  const closeAll = () =>
+    close()
+      .then(() => (partsClosed ? undefined : closeParts()))
+      .catch((err) => log(`session close failed: ${(err as Error).message}`));
+  return { server, close: () => (closing ??= closeAll()) };
 }

@@ -6,15 +6,17 @@
  * builds it, on the same LineTransport (the one framer: a line that is not JSON, not UTF-8,
  * nested too deep or over MAX_LINE_BYTES is answered with a JSON-RPC error and the session goes
  * on, as on stdio). A bad hello or a peer that hangs up ends that connection only; the owner
- * and other sessions carry on.
+ * and other sessions carry on. The session is opened on the hello (the host's folder checks are
+ * the one rule: a folder they refuse is the hello's `ok: false` and its message).
  */
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { chmodSync } from 'node:fs';
-import { answerChallenge, readHello, type ClientHello, type OwnerHello, type OwnerProof } from '../owner/hello.js';
-import { createSessionServer, type SessionParts } from '../mcp/session-server.js';
-import { LineTransport } from '../mcp/line-transport.js';
-import type { Logger } from '../owner/log.js';
-import { VERSION } from '../version.js';
+import { answerChallenge, readHello, type OwnerHello, type OwnerProof } from './hello.js';
+import { openSessionServer, type SessionServer } from '../session-server.js';
+import type { SessionHost } from '../session-host.js';
+import { LineTransport } from '../line-transport.js';
+import type { Logger } from '../../log.js';
+import { VERSION } from '../../version.js';
 
 /** How long a new connection has to say hello, in ms. */
 export const HELLO_TIMEOUT_MS = 5_000;
@@ -22,10 +24,8 @@ export const HELLO_TIMEOUT_MS = 5_000;
 export interface SocketListenerOptions {
   path: string;
   log: Logger;
-  /** Builds the session for an MCP connection; throws a GardenerError for a bad folder. */
-  openSession: (hello: ClientHello, onToolsChanged: () => void) => SessionParts;
-  /** Checks a hello before a session is built; a string is the refusal. */
-  refuse?: (hello: ClientHello) => string | null;
+  /** Opens the session of each MCP connection, for the hello's folder (the owner's). */
+  sessionHost: SessionHost;
   status: () => Record<string, unknown>;
   /** The owner's answer to a client's nonce (keyed by the home's token: hello.ts). */
   prove: (nonce: string) => OwnerProof;
@@ -94,17 +94,19 @@ export class SocketListener {
       this.#options.stop();
       return;
     }
-    const refusal = hello.gardener !== VERSION ? `the owner runs Gardener ${VERSION}, the client ${hello.gardener}` : (this.#options.refuse?.(hello) ?? null);
-    if (refusal) {
-      reply({ ok: false, error: refusal });
+    const refuse = (error: string) => {
+      reply({ ok: false, error });
       socket.end();
-      return;
+    };
+    if (hello.gardener !== VERSION) return refuse(`the owner runs Gardener ${VERSION}, the client ${hello.gardener}`);
+    if (typeof hello.folder !== 'string') return refuse('the hello must name the session folder as an absolute path');
+    let sessionServer: SessionServer;
+    try {
+      sessionServer = openSessionServer(this.#options.sessionHost, hello.folder, (line) => log.warn(line, { client_pid: hello.pid }));
+    } catch (err) {
+      return refuse((err as Error).message);
     }
     let ended: Promise<void> | undefined;
-    const sessionServer = createSessionServer({
-      openSession: (onToolsChanged) => this.#options.openSession(hello, onToolsChanged),
-      log: (line) => log.warn(line, { client_pid: hello.pid }),
-    });
     const conn = {
       socket,
       close: () =>

@@ -18,17 +18,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './http-guard.js';
+import { isLoopbackHost } from './loopback.js';
 import { isOAuthDiscovery, NO_OAUTH_MESSAGE } from './no-oauth.js';
 import { BodyAbandonedError, BodyBudget, BodyTooLargeError, MAX_BODY_BYTES, MAX_BODY_DRAIN_BYTES, SMALL_BODY_BYTES, readBody, type ReadBody } from './read-body.js';
 import { DecodeLane } from './decode-lane.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
-import { MAX_SESSIONS, REAP_INTERVAL_MS, SessionSlots } from './session-bounds.js';
-import { RestTools, json } from './rest-tools.js';
-import type { SessionParts } from '../mcp/session-server.js';
-import type { Logger } from '../owner/log.js';
-import { VERSION } from '../version.js';
+import { HttpSessions } from './session-bounds.js';
+import { RestTools } from './rest-tools.js';
+import { json, sendError } from './http-answers.js';
+import type { SessionHost } from '../session-host.js';
+import type { Logger } from '../../log.js';
+import { VERSION } from '../../version.js';
 import {
-  errorBody,
   ForbiddenError,
   HttpRequestFailedError,
   InvalidArgumentError,
@@ -39,8 +40,8 @@ import {
   RequestTooLargeError,
   RouteNotFoundError,
   UnauthorizedError,
-} from '../errors.js';
-import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../wire/index.js';
+} from '../../errors.js';
+import { decodeUntrustedJson, exceededJsonBound, MAX_JSON_DEPTH, MAX_JSON_VALUES, type DecodedJson } from '../../wire/index.js';
 
 /** The owner's default HTTP port ("GRDN" would not fit; 7171 is unassigned and easy to type). */
 export const DEFAULT_HTTP_PORT = 7171;
@@ -50,7 +51,8 @@ export interface HttpListenerOptions {
   port: number;
   token: string;
   log: Logger;
-  openSession: (folder: string, onToolsChanged: () => void) => SessionParts;
+  /** Opens the sessions of /mcp and REST (the owner's). */
+  sessionHost: SessionHost;
   brains: () => unknown;
   startedAt: number;
   /** Clock for idle reaping, injectable for tests. @default Date.now */
@@ -64,28 +66,25 @@ export interface HttpListenerOptions {
 export class HttpListener {
   readonly mcp: McpHttpSessions;
   readonly rest: RestTools;
+  /** Every HTTP session, MCP and REST: one map, one reaper (session-bounds.ts). */
+  readonly sessions: HttpSessions;
   /** Room for the large bodies being read now. */
   readonly bodies: BodyBudget;
   #server: Server;
   #options: HttpListenerOptions;
   #decodes = new DecodeLane();
   #url: string | null = null;
-  #reaper: NodeJS.Timeout;
 
   constructor(options: HttpListenerOptions) {
     this.#options = options;
     this.bodies = new BodyBudget(options.maxBodyBytesInFlight);
-    // One set of places for both maps: a full owner first ends what either map has expired.
-    const slots = new SessionSlots({ max: options.maxSessions ?? MAX_SESSIONS, reapExpired: () => (void this.mcp.reap(), void this.rest.reap()) });
-    this.mcp = new McpHttpSessions({ log: options.log, openSession: options.openSession, slots, now: options.now });
-    this.rest = new RestTools({ openSession: (folder) => options.openSession(folder, () => {}), slots, now: options.now });
-    // REST sessions idle out like MCP ones; the reaper never keeps the process up.
-    this.#reaper = setInterval(() => void this.rest.reap(), REAP_INTERVAL_MS);
-    this.#reaper.unref();
+    this.sessions = new HttpSessions({ max: options.maxSessions, now: options.now });
+    this.mcp = new McpHttpSessions({ log: options.log, sessionHost: options.sessionHost, sessions: this.sessions });
+    this.rest = new RestTools({ sessionHost: options.sessionHost, sessions: this.sessions });
     this.#server = createServer((req, res) => {
       this.#route(req, res).catch((err: Error) => {
         options.log.error('http request failed', { url: req.url, error: err.message });
-        if (!res.headersSent) json(res, 500, errorBody(new HttpRequestFailedError(err)));
+        if (!res.headersSent) sendError(res, new HttpRequestFailedError(err));
         else res.end();
       });
     });
@@ -118,8 +117,7 @@ export class HttpListener {
   }
 
   async endSessions(): Promise<void> {
-    clearInterval(this.#reaper);
-    await Promise.allSettled([this.mcp.close(), this.rest.close()]);
+    await this.sessions.close();
     this.#server.closeAllConnections();
   }
 
@@ -127,15 +125,13 @@ export class HttpListener {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const o = this.#options;
-    const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host];
+    const extraHosts = isLoopbackHost(o.host) ? [] : [o.host];
     const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' && !isOAuthDiscovery(path) });
     if (refusal) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (refusal.status === 401) headers['www-authenticate'] = refusal.challenge!;
-      res.writeHead(refusal.status, headers).end(JSON.stringify({ error: { code: refusal.status === 401 ? UnauthorizedError.code : ForbiddenError.code, message: refusal.message } }));
-      return;
+      const headers: Record<string, string> = refusal.status === 401 ? { 'www-authenticate': refusal.challenge! } : {};
+      return sendError(res, { code: refusal.status === 401 ? UnauthorizedError.code : ForbiddenError.code, message: refusal.message }, headers);
     }
-    if (isOAuthDiscovery(path)) return json(res, 404, { error: { code: NoOAuthError.code, message: NO_OAUTH_MESSAGE } });
+    if (isOAuthDiscovery(path)) return sendError(res, { code: NoOAuthError.code, message: NO_OAUTH_MESSAGE });
     if (req.method === 'GET' && path === '/healthz') {
       return json(res, 200, { ok: true, version: VERSION, uptime_s: Math.round((Date.now() - o.startedAt) / 1000) });
     }
@@ -153,7 +149,7 @@ export class HttpListener {
         if (err instanceof BodyTooLargeError) {
           if (err.unread !== null && err.unread <= MAX_BODY_DRAIN_BYTES) req.resume();
           else res.setHeader('connection', 'close');
-          return json(res, 413, errorBody(new RequestTooLargeError(MAX_BODY_BYTES)));
+          return sendError(res, new RequestTooLargeError(MAX_BODY_BYTES));
         }
         throw err;
       }
@@ -175,11 +171,11 @@ export class HttpListener {
     const tool = /^\/api\/tools\/([a-z_]+)$/.exec(path);
     if (tool && req.method === 'POST') {
       if (!folder) {
-        return json(res, 400, errorBody(new InvalidArgumentError('name the session folder with the X-Gardener-Folder header or the folder query parameter')));
+        return sendError(res, new InvalidArgumentError('name the session folder with the X-Gardener-Folder header or the folder query parameter'));
       }
       return this.rest.handle(res, tool[1]!, body ?? {}, folder);
     }
-    json(res, 404, errorBody(new RouteNotFoundError(req.method, path)));
+    sendError(res, new RouteNotFoundError(req.method, path));
   }
 }
 
@@ -196,5 +192,5 @@ function refuseBody(res: ServerResponse, mcp: boolean, refused: Extract<DecodedJ
             ? 'the request body is not valid UTF-8: send the tool arguments as a UTF-8 JSON object'
             : 'the request body is not JSON: send the tool arguments as a JSON object',
         );
-  json(res, 400, errorBody(err));
+  sendError(res, err);
 }

@@ -18,7 +18,7 @@
  *
  * This file is loaded by the `gardener mcp` proxy: it imports src/timers.ts only.
  */
-import { realTimers, type Timers } from '../timers.js';
+import { realTimers, type Timers } from '../../timers.js';
 
 /** Silence from an owner with requests waiting after which the proxy leaves it, in ms. */
 export const PROXY_LIVENESS_MS = 10_000;

@@ -7,21 +7,34 @@
  *   client → {"gardener":"0.1.0","op":"mcp","folder":"/repo","pid":123,"host_pid":45}
  *   owner  → {"gardener":"0.1.0","ok":true,"pid":678}
  *
- * The client checks the socket's place before connecting and the proof before it says anything
- * of its session (verify-owner.ts): a peer that is not this home's owner learns a nonce and
+ * This file is the protocol: the lines, their limits and the owner's side of reading them. The
+ * client's side, which checks the socket's place before connecting and the proof before it says
+ * anything of its session, is the one place that dials the owner (owner/dial-home.ts, with the
+ * checks of owner/verify-owner.ts): a peer that is not this home's owner learns a nonce and
  * nothing else. `op` is `mcp` (the connection becomes one MCP session), `status` (the owner
  * answers its status in the hello and closes) or `stop` (the owner answers, then shuts down;
  * the connection closes when it has). A client of another version gets `ok: false` and the
  * owner's version, and serves in-process instead.
  *
- * The proxy loads this file before deciding anything, so it imports node built-ins only.
+ * `gardener mcp` loads this file (through the dial) before deciding anything, so it imports node
+ * built-ins and the untrusted-JSON rule only.
  */
-import { connect, type Socket } from 'node:net';
-import { decodeUntrustedJson } from '../wire/untrusted-json.js';
-import { isNonce, makeNonce, proofHolds, socketPlaceProblem } from './verify-owner.js';
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { decodeUntrustedJson } from '../../wire/untrusted-json.js';
 
 /** Most bytes a hello line may take; a longer first line is not a Gardener client. */
 export const MAX_HELLO_BYTES = 64 * 1024;
+/** Bytes of randomness in a client's nonce. */
+export const NONCE_BYTES = 32;
+
+export function makeNonce(): string {
+  return randomBytes(NONCE_BYTES).toString('hex');
+}
+
+export function isNonce(value: unknown): value is string {
+  return typeof value === 'string' && value.length === NONCE_BYTES * 2 && /^[0-9a-f]+$/.test(value);
+}
 
 export type HelloOp = 'mcp' | 'status' | 'stop';
 
@@ -52,56 +65,6 @@ export interface OwnerHello {
   status?: Record<string, unknown>;
 }
 
-/** A verified owner's answer. */
-export interface Dialed {
-  socket: Socket;
-  reply: OwnerHello;
-  /** Bytes that arrived after the hello line (already JSON-RPC). */
-  rest: Buffer;
-}
-
-/** No verified owner: why, and whether something that is not one sat there or answered. */
-export interface DialFailure {
-  socket?: undefined;
-  why: string;
-  /** False when simply nobody answered (no socket, a stale one, a silent listener). */
-  untrusted: boolean;
-}
-
-/** Nobody answered (as opposed to a peer that is not a verified owner). */
-export const NO_ANSWER = 'no owner answered';
-
-/**
- * Checks the socket's place, connects, sends a fresh nonce and checks the proof (keyed by
- * `token`), then says hello and reads the owner's hello, all within `timeoutMs`. Nothing of the
- * hello is sent to a peer that did not prove it reads this home's token.
- */
-export async function dialOwner(path: string, hello: ClientHello, options: { token: string; timeoutMs: number }): Promise<Dialed | DialFailure> {
-  const place = socketPlaceProblem(path);
-  if (place) return place.missing ? { why: NO_ANSWER, untrusted: false } : { why: place.reason, untrusted: true };
-  const deadline = Date.now() + options.timeoutMs;
-  const nonce = makeNonce();
-  const socket = connect(path);
-  // Errors end the reads below; later ones belong to whoever takes the socket (never a crash).
-  socket.on('error', () => {});
-  socket.once('connect', () => socket.write(JSON.stringify({ gardener: hello.gardener, nonce } satisfies ClientChallenge) + '\n'));
-  const fail = (why: string, untrusted: boolean): DialFailure => {
-    socket.destroy();
-    return { why, untrusted };
-  };
-  const challenged = await readHelloLine(socket, deadline - Date.now(), Buffer.alloc(0));
-  if (!challenged) return fail(NO_ANSWER, false);
-  const answer = challenged.value as Partial<OwnerProof> | undefined;
-  if (typeof answer?.pid !== 'number' || !proofHolds(options.token, nonce, answer.pid, answer.proof)) {
-    return fail(`the peer on ${path}${typeof answer?.pid === 'number' ? ` (says pid ${answer.pid})` : ''} did not prove it can read this home's token`, true);
-  }
-  socket.write(JSON.stringify(hello) + '\n');
-  const got = await readHelloLine(socket, deadline - Date.now(), challenged.rest);
-  const reply = got?.value as OwnerHello | undefined;
-  if (!got || typeof reply?.gardener !== 'string' || typeof reply.pid !== 'number') return fail(NO_ANSWER, false);
-  return { socket, reply, rest: got.rest };
-}
-
 /**
  * The owner's side of the challenge: reads it from a fresh connection and answers the proof
  * `prove` makes. Null on garbage, overflow or silence (the caller ends the connection).
@@ -128,7 +91,7 @@ export async function readHello(socket: Socket, timeoutMs: number, prefix: Buffe
  * socket flows while it reads and is paused once it answers (or left to the caller to destroy
  * when it does not), so nothing after the line is lost.
  */
-function readHelloLine(socket: Socket, timeoutMs: number, prefix: Buffer): Promise<{ value: unknown; rest: Buffer } | null> {
+export function readHelloLine(socket: Socket, timeoutMs: number, prefix: Buffer): Promise<{ value: unknown; rest: Buffer } | null> {
   return new Promise((resolve) => {
     let buf = prefix;
     let done = false;
