@@ -20,3 +20,17 @@ export const realTimers: Timers = Object.freeze({
   },
   clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
 });
+
+/**
+ * A bound in ms from the environment variable `name` (tests and loaded machines change the
+ * proxy's bounds this way): unset or empty gives `fallback`; a value that is not a whole
+ * number of ms of at least `min` is said through `log` and ignored.
+ */
+export function msFromEnv(name: string, fallback: number, min: number, log: (line: string) => void): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const ms = Number(raw);
+  if (Number.isInteger(ms) && ms >= min) return ms;
+  log(`${name} must be a whole number of ms (at least ${min}), got "${raw}": using ${fallback}`);
+  return fallback;
+}

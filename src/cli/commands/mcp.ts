@@ -12,10 +12,13 @@
 import { checkFolder } from '../../brain/folders.js';
 import { resolveHome } from '../../brain/home.js';
 import { dialOwnerOf } from '../../owner/dial-home.js';
+import { msFromEnv } from '../../timers.js';
 import { VERSION } from '../../version.js';
 
 /** Bound on reaching the owner, in ms: a live owner answers in a few; no owner costs this once. */
 export const PROXY_DIAL_MS = 100;
+/** Sets the dial bound in ms (a heavily loaded machine, or tests that must know where a session lives). */
+export const PROXY_DIAL_ENV = 'GARDENER_PROXY_DIAL_MS';
 
 const say = (line: string) => process.stderr.write(`gardener mcp: ${line}\n`);
 
@@ -24,7 +27,7 @@ export async function mcp(opts: { root?: string }): Promise<void> {
   let why = 'GARDENER_NO_OWNER=1';
   if (process.env.GARDENER_NO_OWNER !== '1') {
     const hello = { gardener: VERSION, op: 'mcp' as const, folder, pid: process.pid, host_pid: process.ppid };
-    const dialed = await dialOwnerOf(resolveHome(), hello, PROXY_DIAL_MS);
+    const dialed = await dialOwnerOf(resolveHome(), hello, msFromEnv(PROXY_DIAL_ENV, PROXY_DIAL_MS, 1, say));
     if (dialed.socket && dialed.reply.ok && dialed.reply.gardener === VERSION) {
       say(`proxying to the owner (pid ${dialed.reply.pid}, ${dialed.socketPath})`);
       const { runProxy } = await import('../../transports/proxy/mcp-proxy.js');

@@ -22,6 +22,7 @@ import type { Socket } from 'node:net';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { LineFramer, refusalOf, type Frame, type RequestId } from '../../wire/index.js';
 import { OwnerLiveness, PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
+import { msFromEnv } from '../../timers.js';
 
 export { PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
 
@@ -65,15 +66,6 @@ function peek(value: unknown): Peeked {
 
 const isId = (id: unknown): id is RequestId => typeof id === 'string' || typeof id === 'number';
 
-/** The bound from the environment; a value that is not a whole number of ms is said and ignored. */
-function livenessFromEnv(log: (line: string) => void): number {
-  const raw = process.env[PROXY_LIVENESS_ENV];
-  if (raw === undefined || raw === '') return PROXY_LIVENESS_MS;
-  const ms = Number(raw);
-  if (Number.isInteger(ms) && ms >= 4) return ms;
-  log(`${PROXY_LIVENESS_ENV} must be a whole number of ms (at least 4), got "${raw}": using ${PROXY_LIVENESS_MS}`);
-  return PROXY_LIVENESS_MS;
-}
 
 export async function runProxy(options: ProxyOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
@@ -109,7 +101,7 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
   const answerHost = (message: unknown) => toHost(Buffer.from(JSON.stringify(message)));
 
   const liveness = new OwnerLiveness({
-    livenessMs: options.livenessMs ?? livenessFromEnv(log),
+    livenessMs: options.livenessMs ?? msFromEnv(PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS, 4, log),
     timers: options.timers,
     sendToOwner: (line) => socket.write(line),
     onStalled: (silentMs) => {
