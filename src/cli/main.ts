@@ -6,6 +6,9 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { reportError } from './output.js';
+import { keepYoungGenerationSmall } from './young-generation.js';
+
+keepYoungGenerationSmall();
 
 const program = new Command()
   .name('gardener')
