@@ -21,6 +21,7 @@ import {
   REFERENCES_STORE_RATIO_TARGET,
 } from './reference.js';
 import type { BenchResult, Machine } from './run-bench.js';
+import type { MemoryBreakdown, ThreadMb } from './memory-breakdown.js';
 import { RECONCILE_TARGET_MS, SKELETON_CANDIDATE_TARGET_MS } from './skeleton-reconcile.js';
 
 /** A saved file may take the burst window plus this (event delivery and a one-file tick), in ms. */
@@ -121,6 +122,26 @@ export interface BenchTarget {
   status: 'met' | 'missed' | 'not measured';
 }
 
+/** Each thread's heap (physical, and used of it) and external memory (WebAssembly), in MB. */
+interface ThreadMemoryJson {
+  heap_mb: number;
+  used_mb: number;
+  external_mb: number;
+}
+interface MemoryJson {
+  rss_mb: number;
+  file_mb: number | null;
+  main: ThreadMemoryJson;
+  pool: ThreadMemoryJson;
+  writer: ThreadMemoryJson;
+  other_mb: number;
+}
+
+function memoryJson(m: MemoryBreakdown): MemoryJson {
+  const thread = (t: ThreadMb): ThreadMemoryJson => ({ heap_mb: r1(t.heapMb), used_mb: r1(t.usedMb), external_mb: r1(t.externalMb) });
+  return { rss_mb: r1(m.rssMb), file_mb: m.fileMb === null ? null : r1(m.fileMb), main: thread(m.main), pool: thread(m.pool), writer: thread(m.writer), other_mb: r1(m.otherMb) };
+}
+
 export interface BenchJson {
   /** Medians over the runs of each size. */
   runs: BenchJsonRun[];
@@ -133,6 +154,8 @@ export interface BenchJson {
   idle_tick_writer_ms: number;
   rss_after_repo_mb: number;
   rss_after_ingest_mb: number;
+  /** Where the RSS lives after the bursts and the skeleton, in MB (bench/memory-breakdown.ts); null on Bun. */
+  memory: MemoryJson | null;
   base_files: number;
   runs_per_size: number;
   ingest: { files: number; ms: number; batches: number };
@@ -297,6 +320,7 @@ export function toJson(result: BenchResult): BenchJson {
     idle_tick_writer_ms: r2(result.idle.tickWriterMs),
     rss_after_repo_mb: r1(result.rssAfterRepoMb),
     rss_after_ingest_mb: r1(result.rssAfterIngestMb),
+    memory: result.memory ? memoryJson(result.memory) : null,
     base_files: result.options.baseFiles,
     runs_per_size: result.options.runs,
     ingest: { files: result.ingest.files, ms: r1(result.ingest.ms), batches: result.ingest.batches },

@@ -4,10 +4,12 @@
 // included). Progress goes to stderr.
 //
 // The bench runs on the Node that runs npm, then again on Node 24 (the `node` dev dependency,
-// node:sqlite) when that is another runtime, and the page puts the two drivers side by side.
+// node:sqlite) when that is another runtime, and the page puts the two drivers side by side;
+// then on Bun (the `bun` dev dependency, bun:sqlite) for its memory, which the page shows per
+// runtime in one table. A Bun run that fails is named on the page, not fatal.
 //
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
-//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json]
+//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json] [--from-bun runbun.json]
 //                                          re-render from saved --json outputs
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,9 +22,13 @@ const ARGS = ['bench', '--json', '--sizes', '10,100,1000', '--base-files', '5000
 
 const NODE_24 = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
 
-function runBench(runtime = process.execPath) {
+const BUN = fileURLToPath(new URL('../node_modules/.bin/bun', import.meta.url));
+
+/** The bench's JSON on `runtime`; with `optional`, a failed run is `{ failed: why }` instead of the end of the script. */
+function runBench(runtime = process.execPath, optional = false) {
   process.stderr.write(`update-bench-doc: ${runtime} ${['dist/src/cli/main.js', ...ARGS].join(' ')}\n`);
   const r = spawnSync(runtime, [cli, ...ARGS], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
+  if (optional && (r.error || r.status !== 0)) return JSON.stringify({ failed: r.error ? r.error.message : `the bench exited with ${r.status}` });
   if (r.error) throw r.error;
   if (r.status !== 0) {
     process.stderr.write(`update-bench-doc: the bench exited with ${r.status}; docs/benchmarks.md left as it was\n`);
@@ -39,6 +45,10 @@ const bench = JSON.parse(raw);
 const from24 = argAfter('--from-node24');
 const node24Runs = from24 || (!from && existsSync(NODE_24) && bench.machine?.sqlite_driver !== 'node:sqlite');
 const other = node24Runs ? JSON.parse(from24 ? readFileSync(from24, 'utf8') : runBench(NODE_24)) : null;
+/** The same bench on Bun (bun:sqlite), for the memory table; `{ failed }` when it did not finish. */
+const fromBun = argAfter('--from-bun');
+const bunRuns = fromBun || (!from && existsSync(BUN));
+const bun = bunRuns ? JSON.parse(fromBun ? readFileSync(fromBun, 'utf8') : runBench(BUN, true)) : null;
 for (const key of ['runs', 'peak_rss_mb', 'reference']) {
   if (!(key in bench)) throw new Error(`update-bench-doc: the bench output has no "${key}"`);
 }
@@ -290,6 +300,60 @@ function skeletonSection() {
   );
 }
 
+/** Peak RSS on every runtime in one table, and where the RSS lives (bench/memory-breakdown.ts). */
+function memorySection() {
+  const runs = [bench, other, bun].filter((b) => b && !b.failed);
+  const name = (b) => `${b.machine?.runtime ?? '?'} + ${b.machine?.sqlite_driver ?? '?'}`;
+  const mb = (x) => (x === undefined || x === null ? '—' : `${fmt(x)} MB`);
+  const parts = [
+    `The bench process's RSS (main thread, pool and store writer threads) on each runtime, the same command one after the other: ` +
+      `its peak after making the repository, after the first ${bench.ingest?.files ?? '?'}-file ingest, after the bursts, the tree-sitter burst and the skeleton ` +
+      `(the *peak RSS* target), and at the end of the MCP part.`,
+    '',
+    table(
+      ['runtime', 'repository made', 'first ingest', '**peak** (bursts, skeleton)', 'end of the MCP part'],
+      runs.map((b) => [name(b), mb(b.rss_after_repo_mb), mb(b.rss_after_ingest_mb), `**${mb(b.peak_rss_mb)}**`, mb(b.mcp?.peak_rss_mb)]),
+      [':--', '--:', '--:', '--:', '--:'],
+    ),
+  ];
+  if (bun?.failed) parts.push('', `Bun: not measured (${bun.failed}).`);
+  else if (!bun) parts.push('', 'Bun: not in this run (not installed, or re-rendered without `--from-bun`).');
+  const broken = runs.filter((b) => b.memory);
+  if (broken.length) {
+    const cell = (f) => broken.map((b) => f(b.memory));
+    const thread = (t) => (m) => `${fmt(m[t].heap_mb)} MB (${fmt(m[t].used_mb)} used)`;
+    parts.push(
+      '',
+      `Where the RSS lives right after the skeleton, where the peak is reached: each thread's V8 heap (physical; *used* is what was live or not yet collected), ` +
+        `the pool thread's WebAssembly memory (the tree-sitter runtime and the grammars it loaded: C, C#, Kotlin, Ruby), the pages mapped from files ` +
+        `(the runtime's binary and libraries), and the rest, which is malloc (SQLite's page cache per connection and FTS5's pending terms, file buffers), ` +
+        `thread stacks and compiled WebAssembly.`,
+      '',
+      table(
+        ['', ...broken.map(name)],
+        [
+          ['RSS at that moment', ...cell((m) => `**${fmt(m.rss_mb)} MB**`)],
+          ['main thread heap', ...cell(thread('main'))],
+          ['pool thread heap', ...cell(thread('pool'))],
+          ['pool thread WebAssembly (grammars)', ...cell((m) => `${fmt(m.pool.external_mb)} MB`)],
+          ['store writer heap', ...cell(thread('writer'))],
+          ['mapped from files', ...cell((m) => mb(m.file_mb))],
+          ['the rest (malloc, stacks, code)', ...cell((m) => `${fmt(m.other_mb)} MB`)],
+        ],
+        [':--', ...broken.map(() => '--:')],
+      ),
+      '',
+      `What bounds it: the main thread's young generation is kept at V8's starting size (src/cli/young-generation.ts; left to grow it held 32 MB ` +
+        `with 2–10 MB in use), the worker threads' by their \`resourceLimits\` (src/pool/worker-pool.ts); grammars load once per thread and only ` +
+        `for languages the brain holds, and run on V8's baseline compiler (src/ingest/tree-sitter/grammar-loader.ts).`,
+    );
+  }
+  if (runs.some((b) => b.machine?.runtime?.startsWith('bun'))) {
+    parts.push('', "Bun (JavaScriptCore) has no per-thread heap figures: its `getHeapStatistics()` answers with the whole process's memory on every thread.");
+  }
+  return parts.join('\n');
+}
+
 /** The bench on each SQLite driver: the same command, one run after the other on this machine. */
 function driversSection() {
   if (!other) return 'Only one driver in this run (Node 24 was not installed, or the bench already ran on node:sqlite).';
@@ -374,7 +438,11 @@ ${bench.idle_tick_ms !== undefined ? `An idle tick (nothing changed) takes **${f
 The whole bench process (main thread, pool and store writer threads, the first ingest of
 ${bench.ingest?.files ?? '?'} files included${bench.mcp ? ', before the MCP part' : ''}) peaked at **${fmt(bench.peak_rss_mb)} MB** RSS${bench.rss_after_ingest_mb !== undefined ? ` (${fmt(bench.rss_after_ingest_mb)} MB of it reached during that first ingest)` : ''}${bench.mcp ? `; ${fmt(bench.mcp.peak_rss_mb)} MB by the end of the MCP part` : ''}.
 
-${treeSitterSection()}## MCP: cold \`initialize\` and \`seek\`
+${treeSitterSection()}## Memory
+
+${memorySection()}
+
+## MCP: cold \`initialize\` and \`seek\`
 
 ${mcpSection()}
 
@@ -422,7 +490,8 @@ node dist/src/cli/main.js bench                  # table on stdout, progress on 
 node dist/src/cli/main.js bench --json           # one JSON object
 node dist/src/cli/main.js bench --no-mcp         # bursts only: no MCP initialize or seek latency
 node_modules/node/bin/node dist/src/cli/main.js bench   # the same on Node 24 (node:sqlite)
-npm run bench:doc                                # re-run on both drivers and rewrite this page
+node_modules/.bin/bun dist/src/cli/main.js bench        # the same on Bun (bun:sqlite)
+npm run bench:doc                                # re-run on Node 20, Node 24 and Bun and rewrite this page
 \`\`\`
 `;
 

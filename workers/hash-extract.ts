@@ -10,7 +10,7 @@
  */
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
-import { textBuffers, type HashExtractOutput, type HashExtractTask } from './types.js';
+import { textBuffers, threadHeap, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();
@@ -25,4 +25,9 @@ export default async function hashExtract(task: HashExtractTask): Promise<HashEx
       return output;
     },
   } as never) as unknown as HashExtractOutput;
+}
+
+/** This thread's heap, for the bench's memory breakdown (bench/memory-breakdown.ts). */
+export function heapStats(): ThreadHeap {
+  return threadHeap();
 }

@@ -18,7 +18,7 @@ import {
   type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
 } from '../src/store/index.js';
 import { openFailure as storeFailure } from '../src/store/open-failure.js';
-import type { BacklogItem, DetectResult, FileResult } from './types.js';
+import { threadHeap, type BacklogItem, type DetectResult, type FileResult, type ThreadHeap } from './types.js';
 import {
   proposeCandidate, editCandidate, ratifyCandidate, candidateLease, readForReconcile, writeReconciled,
   setReconcileDeadline, clearReconcileDeadline, readSkeletonMeta, refusing, rootTextReader,
@@ -192,6 +192,11 @@ export class StoreWriter {
 
   skeletonMeta() {
     return readSkeletonMeta(this.#open());
+  }
+
+  /** This thread's heap, for the bench's memory breakdown (bench/memory-breakdown.ts). */
+  heapStats(): ThreadHeap {
+    return threadHeap();
   }
 
   close(): void {

@@ -5,6 +5,7 @@
 import type { ImportRef, Reference, SymbolDef } from '../src/ingest/extract/types.js';
 import type { MessagePort } from 'node:worker_threads';
 import { encodeReferences } from '../src/store/reference-codec.js';
+import { getHeapStatistics } from 'node:v8';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 
 export type { DetectRequest, DetectResult };
@@ -114,6 +115,24 @@ export interface HashExtractOutput {
   results: FileResult[];
   /** Time spent reading, hashing and extracting, in ms. */
   workMs: number;
+}
+
+/**
+ * One thread's V8 heap as V8 reports it (\`v8.getHeapStatistics()\`), in bytes: what the thread
+ * holds in the process's RSS for its JavaScript (\`heap\`, of which \`used\` is live or not yet
+ * collected) and its external memory (WebAssembly memories: the tree-sitter grammars). Bun
+ * (JavaScriptCore) reports its own heap through the same call.
+ */
+export interface ThreadHeap {
+  heap: number;
+  used: number;
+  external: number;
+}
+
+/** This thread's heap (ThreadHeap). */
+export function threadHeap(): ThreadHeap {
+  const h = getHeapStatistics();
+  return { heap: h.total_physical_size, used: h.used_heap_size, external: h.external_memory ?? 0 };
 }
 
 /** The transferable buffers inside a set of results (each text's own ArrayBuffer). */

@@ -15,7 +15,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
-import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type ResolveCommitTask } from '../../workers/types.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
 
 /**
  * Bound on any pool task, in ms (a detection, a hash+extract batch of `max_files` files): each
@@ -77,6 +77,11 @@ export class WorkerPool {
 
   hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
     return this.#run('hash-extract', HASH_FILE, 'default', task, [], signal);
+  }
+
+  /** The heap of the pool thread that takes this call (all of them with one thread), for the bench. */
+  heapStats(): Promise<ThreadHeap> {
+    return this.#run('heap-stats', HASH_FILE, 'heapStats', {}, []);
   }
 
   /** Starts the threads now, so a measurement does not include their start-up. */
