@@ -10,12 +10,13 @@
  */
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
+import { runtimeStarted } from '../src/ingest/tree-sitter/index.js';
 import { textBuffers, threadHeap, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();
   const results = await hashAndExtract(task);
-  const output: HashExtractOutput = { results, workMs: performance.now() - started };
+  const output: HashExtractOutput = { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
   // The file texts are moved to the main thread, not copied (Piscina's movable protocol).
   return Piscina.move({
     get [Piscina.transferableSymbol]() {

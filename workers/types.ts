@@ -115,6 +115,8 @@ export interface HashExtractOutput {
   results: FileResult[];
   /** Time spent reading, hashing and extracting, in ms. */
   workMs: number;
+  /** Whether the thread that ran the batch holds the tree-sitter runtime (grammars in its WebAssembly memory). */
+  holdsGrammars: boolean;
 }
 
 /**
