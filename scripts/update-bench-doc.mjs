@@ -337,6 +337,7 @@ function memorySection() {
           ['pool thread heap', ...cell(thread('pool'))],
           ['pool thread WebAssembly (grammars)', ...cell((m) => `${fmt(m.pool.external_mb)} MB`)],
           ['store writer heap', ...cell(thread('writer'))],
+          ['main and writer external (buffers in flight)', ...cell((m) => `${fmt(m.main.external_mb + m.writer.external_mb)} MB`)],
           ['mapped from files', ...cell((m) => mb(m.file_mb))],
           ['the rest (malloc, stacks, code)', ...cell((m) => `${fmt(m.other_mb)} MB`)],
         ],
