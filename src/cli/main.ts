@@ -6,9 +6,9 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { reportError } from './output.js';
-import { keepYoungGenerationSmall } from './young-generation.js';
+import { keepHeapsSmall } from './heap-growth.js';
 
-keepYoungGenerationSmall();
+keepHeapsSmall();
 
 const program = new Command()
   .name('gardener')
