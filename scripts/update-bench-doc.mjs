@@ -344,7 +344,7 @@ function memorySection() {
         [':--', ...broken.map(() => '--:')],
       ),
       '',
-      `What bounds it: the main thread's young generation is kept at V8's starting size (src/cli/heap-growth.ts; left to grow it held 32 MB ` +
+      `What bounds it: the main thread's young generation is kept at V8's starting size (src/heap-growth.ts; left to grow it held 32 MB ` +
         `with 2–10 MB in use), the worker threads' by their \`resourceLimits\` (src/pool/worker-pool.ts); grammars load once per thread and only ` +
         `for languages the brain holds, and run on V8's baseline compiler (src/ingest/tree-sitter/grammar-loader.ts).`,
     );

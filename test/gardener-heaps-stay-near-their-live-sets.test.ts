@@ -1,5 +1,5 @@
 /**
- * The `gardener` process keeps its heaps near their live sets (src/cli/heap-growth.ts): the
+ * The `gardener` process keeps its heaps near their live sets (src/heap-growth.ts): the
  * main thread's young generation stays at V8's starting size (busy, it would grow to 32 MB of
  * RSS with 2–10 MB in use), and objects that outlive it do not pile up in the old generation
  * far past what a collection keeps. Checked on the real CLI: a preloaded module churns objects
@@ -14,6 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const HEAP_GROWTH = new URL('../src/heap-growth.js', import.meta.url).href;
+const POOL = new URL('../src/pool/index.js', import.meta.url).href;
+const STORE_WRITER = new URL('../src/pool/store-writer-client.js', import.meta.url).href;
 /** V8's starting new space is 1–2 MB (both semi-spaces); grown, it is 32 MB or more. */
 const MAX_NEW_SPACE_MB = 8;
 /**
@@ -71,4 +74,39 @@ test("the gardener process's main thread keeps its young generation at its start
 test("the gardener process's old generation does not pile up promoted garbage", { skip }, () => {
   const { maxOldSpaceMb } = churnAfterCli(PROMOTED_CHURN);
   assert.ok(maxOldSpaceMb <= MAX_OLD_SPACE_MB, `the main thread's old space reached ${maxOldSpaceMb.toFixed(1)} MB (bound ${MAX_OLD_SPACE_MB} MB)`);
+});
+
+test("starting the pool's and the store writer's threads leaves the main thread's young generation bounded", { skip }, () => {
+  // On Node 20 starting a worker thread puts V8's heap flags back to their defaults.
+  const dir = mkdtempSync(join(tmpdir(), 'gardener-heaps-'));
+  try {
+    const file = join(dir, 'threads.mjs');
+    writeFileSync(
+      file,
+      `import { getHeapSpaceStatistics } from 'node:v8';
+import { keepHeapsSmall } from '${HEAP_GROWTH}';
+import { WorkerPool } from '${POOL}';
+import { StoreWriterClient } from '${STORE_WRITER}';
+keepHeapsSmall();
+const pool = new WorkerPool({ maxThreads: 1 });
+pool.warm();
+await pool.heapStats();
+const writer = new StoreWriterClient(${JSON.stringify(join(dir, 'brain.db'))});
+await writer.ready();
+${YOUNG_CHURN}
+const ns = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').physical_space_size;
+process.stderr.write('NEW ' + ns + '\\n');
+await writer.close();
+await pool.close();
+`,
+    );
+    const r = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const m = /NEW (\d+)/.exec(r.stderr);
+    assert.ok(m, `no new-space size reported: ${r.stderr}`);
+    const mb = Number(m[1]) / (1 << 20);
+    assert.ok(mb <= MAX_NEW_SPACE_MB, `with the worker threads started the main thread's new space grew to ${mb.toFixed(1)} MB (bound ${MAX_NEW_SPACE_MB} MB)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -12,6 +12,10 @@ import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
 import { runtimeStarted } from '../src/ingest/tree-sitter/index.js';
 import { textBuffers, threadHeap, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
+import { keepHeapsSmall } from '../src/heap-growth.js';
+
+// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
+keepHeapsSmall();
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();

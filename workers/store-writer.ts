@@ -11,6 +11,7 @@
 import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
+import { keepHeapsSmall } from '../src/heap-growth.js';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
   readVigil, setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
@@ -228,4 +229,6 @@ function honestFailures(writer: StoreWriter): StoreWriter {
   });
 }
 
+// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
+keepHeapsSmall();
 if (parentPort) Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));

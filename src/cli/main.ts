@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { reportError } from './output.js';
-import { keepHeapsSmall } from './heap-growth.js';
+import { keepHeapsSmall } from '../heap-growth.js';
 
 keepHeapsSmall();
 

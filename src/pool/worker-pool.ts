@@ -152,6 +152,8 @@ export class WorkerPool {
       minThreads: Math.min(this.maxThreads, 2),
       idleTimeout: 30_000,
       resourceLimits: WORKER_RESOURCE_LIMITS,
+      // Loaded as each thread starts, so the thread sets the heap flags again at once (src/heap-growth.ts).
+      filename: HASH_FILE,
     });
     return this.#pool;
   }

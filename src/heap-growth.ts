@@ -12,8 +12,12 @@
  * the growth limit keeps that bounded. A thread's limits are fixed when it starts (worker
  * threads bound theirs with `resourceLimits`, src/pool/worker-pool.ts), but V8 reads these two
  * flags each time it sizes a heap, so setting them at run time works; they are process-wide,
- * so the worker threads follow them too, below their own caps. Bun runs JavaScriptCore, which
- * has no such flags.
+ * so the worker threads follow them too, below their own caps. On Node 20 starting a worker
+ * thread puts them back to V8's defaults for the whole process (the command line's too), so
+ * every worker entry sets them again when it loads (workers/*.ts), and the pool loads its
+ * hash+extract entry as each thread starts. Bun runs JavaScriptCore, which has no such flags.
+ *
+ * Imported by the CLI and the worker entries: it imports nothing but node:v8.
  */
 import { setFlagsFromString } from 'node:v8';
 
