@@ -344,9 +344,13 @@ function memorySection() {
         [':--', ...broken.map(() => '--:')],
       ),
       '',
-      `What bounds it: the main thread's young generation is kept at V8's starting size (src/heap-growth.ts; left to grow it held 32 MB ` +
-        `with 2–10 MB in use), the worker threads' by their \`resourceLimits\` (src/pool/worker-pool.ts); grammars load once per thread and only ` +
-        `for languages the brain holds, and run on V8's baseline compiler (src/ingest/tree-sitter/grammar-loader.ts).`,
+      `What bounds it: every thread of the process keeps its young generation at V8's starting size and lets its old generation grow 20% ` +
+        `past what its last collection kept (src/heap-growth.ts; set again by each worker as it starts, because starting a worker puts V8's ` +
+        `flags back on Node 20). Before, on Node 24, the main thread's heap alone reached 121–156 MB with 27–40 MB in use (bench peak 342–350 MB), ` +
+        `and on Node 20 32 MB of the main heap was a young generation with 2–13 MB in use. The worker threads are capped by their \`resourceLimits\` ` +
+        `(src/pool/worker-pool.ts). Grammars load once per thread, only for languages the brain holds, run on V8's baseline compiler ` +
+        `(src/ingest/tree-sitter/grammar-loader.ts), and are given back by ending the pool's threads a minute after the pool went idle ` +
+        `(\`GRAMMAR_RELEASE_IDLE_MS\`): WebAssembly memory never shrinks. The mapped files are the runtime itself (a bare \`node\` maps about 33 MB; the bench adds SQLite's native module and the libraries it loads).`,
     );
   }
   if (runs.some((b) => b.machine?.runtime?.startsWith('bun'))) {
