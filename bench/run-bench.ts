@@ -22,6 +22,7 @@ import { measureSkeleton, RECONCILE_BURST_FILES, type SkeletonBenchResult } from
 import { measureWatch, type WatchBenchResult } from './watch-latency.js';
 import { measureTreeSitterBurst, TREE_SITTER_BURST_FILES, type TreeSitterBurstResult } from './tree-sitter-burst.js';
 import { measureReferencesCost, type ReferencesCost } from './references-cost.js';
+import { measureMemoryBreakdown, type MemoryBreakdown } from './memory-breakdown.js';
 
 /** The burst the references' cost is measured on (issue 16: the 1000-file burst). */
 const REFERENCES_COST_BURST_FILES = 1000;
@@ -65,6 +66,8 @@ export interface BenchResult {
   watch: WatchBenchResult | null;
   /** Null when skipped (`--no-mcp`). */
   mcp: McpResult | null;
+  /** Where the RSS lives right after the bursts and the skeleton (bench/memory-breakdown.ts); null on Bun. */
+  memory: MemoryBreakdown | null;
   /**
    * The process's peak RSS so far after the repository was made, after it was ingested, after
    * the bursts and idle ticks (before the MCP part), and at the end of the MCP part, in MB.
@@ -146,6 +149,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const skeleton = await measureSkeleton(ctx, Math.min(RECONCILE_BURST_FILES, Math.floor(options.baseFiles / 2)), options.runs);
     // Taken before the watcher and MCP parts: the bursts' peak means the same with or without them.
     const peakBeforeMcpMb = peakRssMb();
+    const memory = await measureMemoryBreakdown(brains, brain);
     let watch: WatchBenchResult | null = null;
     try {
       watch = await measureWatch(ctx, parent, options.runs >= 3 ? WATCH_SAVES_FULL : WATCH_SAVES_SMOKE);
@@ -173,6 +177,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       skeleton,
       watch,
       mcp,
+      memory,
       rssAfterRepoMb,
       rssAfterIngestMb,
       peakRssMb: peakBeforeMcpMb,

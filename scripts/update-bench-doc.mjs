@@ -5,10 +5,12 @@
 // `npm run build` first; `npm run bench:doc` does). Progress goes to stderr.
 //
 // The bench runs on the Node that runs npm, then again on Node 24 (the `node` dev dependency,
-// node:sqlite) when that is another runtime, and the page puts the two drivers side by side.
+// node:sqlite) when that is another runtime, and the page puts the two drivers side by side;
+// then on Bun (the `bun` dev dependency, bun:sqlite) for its memory, which the page shows per
+// runtime in one table. A Bun run that fails is named on the page, not fatal.
 //
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
-//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json]
+//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json] [--from-bun runbun.json]
 //                                          re-render from saved --json outputs
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,10 +22,13 @@ const out = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const { BENCH_DOC_ARGS: ARGS, formatMarkdown } = await import(new URL('../dist/bench/report/markdown.js', import.meta.url).href);
 
 const NODE_24 = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+const BUN = fileURLToPath(new URL('../node_modules/.bin/bun', import.meta.url));
 
-function runBench(runtime = process.execPath) {
+/** The bench's JSON on `runtime`; with `optional`, a failed run is `{ failed: why }` instead of the end of the script. */
+function runBench(runtime = process.execPath, optional = false) {
   process.stderr.write(`update-bench-doc: ${runtime} ${['dist/src/cli/main.js', ...ARGS].join(' ')}\n`);
   const r = spawnSync(runtime, [cli, ...ARGS], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 << 20 });
+  if (optional && (r.error || r.status !== 0)) return JSON.stringify({ failed: r.error ? r.error.message : `the bench exited with ${r.status}` });
   if (r.error) throw r.error;
   if (r.status !== 0) {
     process.stderr.write(`update-bench-doc: the bench exited with ${r.status}; docs/benchmarks.md left as it was\n`);
@@ -40,10 +45,14 @@ const bench = JSON.parse(raw);
 const from24 = argAfter('--from-node24');
 const node24Runs = from24 || (!from && existsSync(NODE_24) && bench.machine?.sqlite_driver !== 'node:sqlite');
 const other = node24Runs ? JSON.parse(from24 ? readFileSync(from24, 'utf8') : runBench(NODE_24)) : null;
+/** The same bench on Bun (bun:sqlite), for the memory table; `{ failed }` when it did not finish. */
+const fromBun = argAfter('--from-bun');
+const bunRuns = fromBun || (!from && existsSync(BUN));
+const bun = bunRuns ? JSON.parse(fromBun ? readFileSync(fromBun, 'utf8') : runBench(BUN, true)) : null;
 for (const key of ['runs', 'peak_rss_mb', 'reference']) {
   if (!(key in bench)) throw new Error(`update-bench-doc: the bench output has no "${key}"`);
 }
 
-const doc = formatMarkdown(bench, other);
+const doc = formatMarkdown(bench, other, bun);
 writeFileSync(out, doc);
 process.stderr.write(`update-bench-doc: wrote ${out}\n`);

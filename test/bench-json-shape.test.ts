@@ -85,6 +85,15 @@ describe('gardener bench --json', () => {
       assert.equal(watch.checkout_ticks, 1, 'a checkout is one tick');
 
       assert.ok(isNumber(out.peak_rss_mb) && out.peak_rss_mb > 0);
+      // Where the RSS lives: each thread's heap, the grammars, the rest (bench/memory-breakdown.ts).
+      const memory = out.memory as { rss_mb: number; other_mb: number; main: Record<string, number>; pool: Record<string, number>; writer: Record<string, number> };
+      assert.ok(isNumber(memory?.rss_mb) && memory.rss_mb > 0, `memory.rss_mb is a number, got ${JSON.stringify(out.memory)}`);
+      for (const t of ['main', 'pool', 'writer'] as const) {
+        for (const key of ['heap_mb', 'used_mb', 'external_mb']) assert.ok(isNumber(memory[t][key]), `memory.${t}.${key} is a number`);
+        assert.ok(memory[t].heap_mb > 0 && memory[t].used_mb <= memory[t].heap_mb, `memory.${t}: ${JSON.stringify(memory[t])}`);
+      }
+      assert.ok(memory.pool.external_mb > 1, 'the pool thread holds the tree-sitter burst\'s grammars');
+      assert.ok(isNumber(memory.other_mb));
       const reference = out.reference as { bursts: { size: number; total_ms: number; per_file_ms: number }[]; peak_rss_mb: number };
       assert.deepEqual(reference.bursts.map((b) => [b.size, b.total_ms, b.per_file_ms]), [
         [10, 357, 35.7],

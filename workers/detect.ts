@@ -14,6 +14,10 @@ import type { MessagePort } from 'node:worker_threads';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import { resolveCommit as resolveCommitOf } from '../src/detect/run-git.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type ResolveCommitTask } from './types.js';
+import { keepHeapsSmall } from '../src/heap-growth.js';
+
+// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
+keepHeapsSmall();
 
 /** The task's signal: its own bound, or the caller's cancel relayed on `port`. */
 async function withTaskSignal<T>(port: MessagePort | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {

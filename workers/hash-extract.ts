@@ -10,12 +10,17 @@
  */
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
-import { textBuffers, type HashExtractOutput, type HashExtractTask } from './types.js';
+import { runtimeStarted } from '../src/ingest/tree-sitter/index.js';
+import { textBuffers, threadHeap, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
+import { keepHeapsSmall } from '../src/heap-growth.js';
+
+// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
+keepHeapsSmall();
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();
   const results = await hashAndExtract(task);
-  const output: HashExtractOutput = { results, workMs: performance.now() - started };
+  const output: HashExtractOutput = { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
   // The file texts are moved to the main thread, not copied (Piscina's movable protocol).
   return Piscina.move({
     get [Piscina.transferableSymbol]() {
@@ -25,4 +30,9 @@ export default async function hashExtract(task: HashExtractTask): Promise<HashEx
       return output;
     },
   } as never) as unknown as HashExtractOutput;
+}
+
+/** This thread's heap, for the bench's memory breakdown (bench/memory-breakdown.ts). */
+export function heapStats(): ThreadHeap {
+  return threadHeap();
 }

@@ -11,6 +11,7 @@
 import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
+import { keepHeapsSmall } from '../src/heap-growth.js';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
   setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
@@ -18,7 +19,7 @@ import {
   type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
 } from '../src/store/index.js';
 import { openFailure as storeFailure } from '../src/store/open-failure.js';
-import type { BacklogItem, DetectResult, FileResult } from './types.js';
+import { threadHeap, type BacklogItem, type DetectResult, type FileResult, type ThreadHeap } from './types.js';
 import {
   proposeCandidate, editCandidate, ratifyCandidate, candidateLease, readForReconcile, writeReconciled,
   setReconcileDeadline, clearReconcileDeadline, readSkeletonMeta, refusing, rootTextReader,
@@ -186,6 +187,11 @@ export class StoreWriter {
     return readSkeletonMeta(this.#open());
   }
 
+  /** This thread's heap, for the bench's memory breakdown (bench/memory-breakdown.ts). */
+  heapStats(): ThreadHeap {
+    return threadHeap();
+  }
+
   close(): void {
     this.#db?.close();
     this.#db = undefined;
@@ -215,4 +221,6 @@ function honestFailures(writer: StoreWriter): StoreWriter {
   });
 }
 
+// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
+keepHeapsSmall();
 if (parentPort) Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));

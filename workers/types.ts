@@ -3,6 +3,7 @@
  * Everything here crosses a thread boundary by structured clone: plain data only.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 import type { FileResult, HashExtractTask } from '../src/ingest/types.js';
 
@@ -42,6 +43,26 @@ export interface HashExtractOutput {
   results: FileResult[];
   /** Time spent reading, hashing and extracting, in ms. */
   workMs: number;
+  /** Whether the thread that ran the batch holds the tree-sitter runtime (grammars in its WebAssembly memory). */
+  holdsGrammars: boolean;
+}
+
+/**
+ * One thread's V8 heap as V8 reports it (\`v8.getHeapStatistics()\`), in bytes: what the thread
+ * holds in the process's RSS for its JavaScript (\`heap\`, of which \`used\` is live or not yet
+ * collected) and its external memory (WebAssembly memories: the tree-sitter grammars). Bun
+ * (JavaScriptCore) reports its own heap through the same call.
+ */
+export interface ThreadHeap {
+  heap: number;
+  used: number;
+  external: number;
+}
+
+/** This thread's heap (ThreadHeap). */
+export function threadHeap(): ThreadHeap {
+  const h = getHeapStatistics();
+  return { heap: h.total_physical_size, used: h.used_heap_size, external: h.external_memory ?? 0 };
 }
 
 /** The transferable buffers inside a set of results (each text's own ArrayBuffer). */

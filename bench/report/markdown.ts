@@ -5,7 +5,7 @@
  */
 import type { Machine } from '../run-bench.js';
 import { GROUPED } from './number-format.js';
-import type { BenchJson, BenchJsonMcp, BenchJsonRun, BenchTarget } from './shape.js';
+import type { BenchJson, BenchJsonMcp, BenchJsonRun, BenchTarget, MemoryJson } from './shape.js';
 
 /** The command the page is made from (`npm run bench:doc`): sizes, base files and runs of a full run. */
 export const BENCH_DOC_ARGS: readonly string[] = Object.freeze(['bench', '--json', '--sizes', '10,100,1000', '--base-files', '5000', '--runs', '3']);
@@ -261,6 +261,70 @@ function skeletonSection(bench: BenchJson): string {
   );
 }
 
+/** Peak RSS on every runtime in one table, and where the RSS lives (bench/memory-breakdown.ts). */
+function memorySection(bench: BenchJson, other: BenchJson | null, bun: BenchJson | BenchFailed | null): string {
+  const runs = [bench, other, bun].filter((b): b is BenchJson => b !== null && !('failed' in b));
+  const name = (b: BenchJson) => `${b.machine?.runtime ?? '?'} + ${b.machine?.sqlite_driver ?? '?'}`;
+  const mb = (x: number | null | undefined) => (x === undefined || x === null ? '—' : `${fmt(x)} MB`);
+  const parts = [
+    `The bench process's RSS (main thread, pool and store writer threads) on each runtime, the same command one after the other: ` +
+      `its peak after making the repository, after the first ${bench.ingest?.files ?? '?'}-file ingest, after the bursts, the tree-sitter burst and the skeleton ` +
+      `(the *peak RSS* target), and at the end of the MCP part.`,
+    '',
+    table(
+      ['runtime', 'repository made', 'first ingest', '**peak** (bursts, skeleton)', 'end of the MCP part'],
+      runs.map((b) => [name(b), mb(b.rss_after_repo_mb), mb(b.rss_after_ingest_mb), `**${mb(b.peak_rss_mb)}**`, mb(b.mcp?.peak_rss_mb)]),
+      [':--', '--:', '--:', '--:', '--:'],
+    ),
+  ];
+  if (bun && 'failed' in bun) parts.push('', `Bun: not measured (${bun.failed}).`);
+  else if (!bun) parts.push('', 'Bun: not in this run (not installed, or re-rendered without `--from-bun`).');
+  const broken = runs.filter((b) => b.memory);
+  if (broken.length) {
+    const cell = (f: (m: MemoryJson) => string) => broken.map((b) => f(b.memory!));
+    const thread = (t: 'main' | 'pool' | 'writer') => (m: MemoryJson) => `${fmt(m[t].heap_mb)} MB (${fmt(m[t].used_mb)} used)`;
+    parts.push(
+      '',
+      `Where the RSS lives right after the skeleton, where the peak is reached: each thread's V8 heap (physical; *used* is what was live or not yet collected), ` +
+        `the pool thread's WebAssembly memory (the tree-sitter runtime and the grammars it loaded: C, C#, Kotlin, Ruby), the pages mapped from files ` +
+        `(the runtime's binary and libraries), and the rest, which is malloc (SQLite's page cache per connection and FTS5's pending terms, file buffers), ` +
+        `thread stacks and compiled WebAssembly.`,
+      '',
+      table(
+        ['', ...broken.map(name)],
+        [
+          ['RSS at that moment', ...cell((m) => `**${fmt(m.rss_mb)} MB**`)],
+          ['main thread heap', ...cell(thread('main'))],
+          ['pool thread heap', ...cell(thread('pool'))],
+          ['pool thread WebAssembly (grammars)', ...cell((m) => `${fmt(m.pool.external_mb)} MB`)],
+          ['store writer heap', ...cell(thread('writer'))],
+          ['main and writer external (buffers in flight)', ...cell((m) => `${fmt(m.main.external_mb + m.writer.external_mb)} MB`)],
+          ['mapped from files', ...cell((m) => mb(m.file_mb))],
+          ['the rest (malloc, stacks, code)', ...cell((m) => `${fmt(m.other_mb)} MB`)],
+        ],
+        [':--', ...broken.map(() => '--:')],
+      ),
+      '',
+      `What bounds it: every thread of the process keeps its young generation at V8's starting size and lets its old generation grow 20% ` +
+        `past what its last collection kept (src/heap-growth.ts; set again by each worker as it starts, because starting a worker puts V8's ` +
+        `flags back on Node 20). Before, on Node 24, the main thread's heap alone reached 121–156 MB with 27–40 MB in use (bench peak 342–350 MB), ` +
+        `and on Node 20 32 MB of the main heap was a young generation with 2–13 MB in use. The worker threads are capped by their \`resourceLimits\` ` +
+        `(src/pool/worker-pool.ts). Grammars load once per thread, only for languages the brain holds, run on V8's baseline compiler ` +
+        `(src/ingest/tree-sitter/grammar-loader.ts), and are given back by ending the pool's threads a minute after the pool went idle ` +
+        `(\`GRAMMAR_RELEASE_IDLE_MS\`): WebAssembly memory never shrinks. The mapped files are the runtime itself (a bare \`node\` maps about 33 MB; the bench adds SQLite's native module and the libraries it loads).`,
+    );
+  }
+  if (runs.some((b) => b.machine?.runtime?.startsWith('bun'))) {
+    parts.push('', "Bun (JavaScriptCore) has no per-thread heap figures: its `getHeapStatistics()` answers with the whole process's memory on every thread.");
+  }
+  return parts.join('\n');
+}
+
+/** A runtime's bench that did not finish (the doc script's optional Bun run). */
+export interface BenchFailed {
+  failed: string;
+}
+
 /** The bench on each SQLite driver: the same command, one run after the other on this machine. */
 function driversSection(bench: BenchJson, other: BenchJson | null): string {
   if (!other) return 'Only one driver in this run (Node 24 was not installed, or the bench already ran on node:sqlite).';
@@ -293,7 +357,7 @@ function driversSection(bench: BenchJson, other: BenchJson | null): string {
  * other SQLite driver when there is one. A saved run from before a part existed still renders:
  * the part says it was not in that run.
  */
-export function formatMarkdown(bench: BenchJson, other: BenchJson | null = null): string {
+export function formatMarkdown(bench: BenchJson, other: BenchJson | null = null, bun: BenchJson | BenchFailed | null = null): string {
 const m: Partial<Machine> = bench.machine ?? {};
 const bySize = new Map(bench.runs.map((r) => [r.size, r]));
 const targetRows = (bench.targets ?? []).map((t) => [t.target, value(t), status(t)]);
@@ -353,7 +417,11 @@ ${bench.idle_tick_ms !== undefined ? `An idle tick (nothing changed) takes **${f
 The whole bench process (main thread, pool and store writer threads, the first ingest of
 ${bench.ingest?.files ?? '?'} files included${bench.mcp ? ', before the MCP part' : ''}) peaked at **${fmt(bench.peak_rss_mb)} MB** RSS${bench.rss_after_ingest_mb !== undefined ? ` (${fmt(bench.rss_after_ingest_mb)} MB of it reached during that first ingest)` : ''}${bench.mcp ? `; ${fmt(bench.mcp.peak_rss_mb)} MB by the end of the MCP part` : ''}.
 
-${treeSitterSection(bench)}## MCP: cold \`initialize\` and \`seek\`
+${treeSitterSection(bench)}## Memory
+
+${memorySection(bench, other, bun)}
+
+## MCP: cold \`initialize\` and \`seek\`
 
 ${mcpSection(bench)}
 
@@ -401,7 +469,8 @@ node dist/src/cli/main.js bench                  # table on stdout, progress on 
 node dist/src/cli/main.js bench --json           # one JSON object
 node dist/src/cli/main.js bench --no-mcp         # bursts only: no MCP initialize or seek latency
 node_modules/node/bin/node dist/src/cli/main.js bench   # the same on Node 24 (node:sqlite)
-npm run bench:doc                                # re-run on both drivers and rewrite this page
+node_modules/.bin/bun dist/src/cli/main.js bench        # the same on Bun (bun:sqlite)
+npm run bench:doc                                # re-run on Node 20, Node 24 and Bun and rewrite this page
 \`\`\`
 `;
 return doc;

@@ -6,6 +6,7 @@
  */
 import { REFERENCE } from '../reference.js';
 import type { BenchResult, Machine } from '../run-bench.js';
+import type { MemoryBreakdown, ThreadMb } from '../memory-breakdown.js';
 import { judgeTargets } from './judge.js';
 
 export interface BenchJsonRun {
@@ -103,6 +104,21 @@ export interface BenchTarget {
   status: 'met' | 'missed' | 'not measured';
 }
 
+/** Each thread's heap (physical, and used of it) and external memory (WebAssembly), in MB. */
+export interface ThreadMemoryJson {
+  heap_mb: number;
+  used_mb: number;
+  external_mb: number;
+}
+export interface MemoryJson {
+  rss_mb: number;
+  file_mb: number | null;
+  main: ThreadMemoryJson;
+  pool: ThreadMemoryJson;
+  writer: ThreadMemoryJson;
+  other_mb: number;
+}
+
 export interface BenchJson {
   /** Medians over the runs of each size. */
   runs: BenchJsonRun[];
@@ -115,6 +131,8 @@ export interface BenchJson {
   idle_tick_writer_ms: number;
   rss_after_repo_mb: number;
   rss_after_ingest_mb: number;
+  /** Where the RSS lives after the bursts and the skeleton, in MB (bench/memory-breakdown.ts); null on Bun. */
+  memory: MemoryJson | null;
   base_files: number;
   runs_per_size: number;
   ingest: { files: number; ms: number; batches: number };
@@ -182,6 +200,11 @@ export interface BenchJson {
 }
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
+
+function memoryJson(m: MemoryBreakdown): MemoryJson {
+  const thread = (t: ThreadMb): ThreadMemoryJson => ({ heap_mb: r1(t.heapMb), used_mb: r1(t.usedMb), external_mb: r1(t.externalMb) });
+  return { rss_mb: r1(m.rssMb), file_mb: m.fileMb === null ? null : r1(m.fileMb), main: thread(m.main), pool: thread(m.pool), writer: thread(m.writer), other_mb: r1(m.otherMb) };
+}
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -279,6 +302,7 @@ export function toJson(result: BenchResult): BenchJson {
     idle_tick_writer_ms: r2(result.idle.tickWriterMs),
     rss_after_repo_mb: r1(result.rssAfterRepoMb),
     rss_after_ingest_mb: r1(result.rssAfterIngestMb),
+    memory: result.memory ? memoryJson(result.memory) : null,
     base_files: result.options.baseFiles,
     runs_per_size: result.options.runs,
     ingest: { files: result.ingest.files, ms: r1(result.ingest.ms), batches: result.ingest.batches },

@@ -6,6 +6,9 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { reportError } from './output.js';
+import { keepHeapsSmall } from '../heap-growth.js';
+
+keepHeapsSmall();
 
 const program = new Command()
   .name('gardener')

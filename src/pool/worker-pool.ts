@@ -15,7 +15,8 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
-import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type ResolveCommitTask } from '../../workers/types.js';
+import { realTimers, type Timers } from '../timers.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
 
 /**
  * Bound on any pool task, in ms (a detection, a hash+extract batch of `max_files` files): each
@@ -45,9 +46,22 @@ export const DEFAULT_POOL_THREADS = Math.max(1, availableParallelism() - 1);
  */
 export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 } as const;
 
+/**
+ * A pool whose threads loaded tree-sitter grammars is ended after it has run nothing for this
+ * long, in ms, and the next task starts fresh threads. A thread's WebAssembly memory never
+ * shrinks (the runtime and four grammars hold about 40 MB), so ending the thread is the only
+ * way to give it back; the next file of such a language loads its grammar again (30–150 ms a
+ * language). A minute keeps a stream of edits in one language from paying that each time.
+ */
+export const GRAMMAR_RELEASE_IDLE_MS = 60_000;
+
 export interface WorkerPoolOptions {
   /** Most pool threads. @default DEFAULT_POOL_THREADS */
   maxThreads?: number;
+  /** Idle time after which threads holding grammars are ended, in ms. @default GRAMMAR_RELEASE_IDLE_MS */
+  grammarReleaseIdleMs?: number;
+  /** Timers for the grammar release (tests drive them). @default realTimers */
+  timers?: Timers;
 }
 
 const DETECT_FILE = fileURLToPath(new URL('../../workers/detect.js', import.meta.url));
@@ -55,14 +69,27 @@ const HASH_FILE = fileURLToPath(new URL('../../workers/hash-extract.js', import.
 
 export class WorkerPool {
   readonly maxThreads: number;
+  readonly grammarReleaseIdleMs: number;
+  #timers: Timers;
   #pool: Piscina | undefined;
+  /** Tasks running now; the grammar release waits for none. */
+  #running = 0;
+  /** Whether a thread of the current pool loaded grammars. */
+  #holdsGrammars = false;
+  #release: unknown;
 
   constructor(options: WorkerPoolOptions = {}) {
     const n = options.maxThreads ?? DEFAULT_POOL_THREADS;
     if (!Number.isInteger(n) || n < 1) {
       throw new InvalidArgumentError(`options.maxThreads must be a positive integer, got ${String(n)} (${typeof n})`);
     }
+    const idle = options.grammarReleaseIdleMs ?? GRAMMAR_RELEASE_IDLE_MS;
+    if (!Number.isInteger(idle) || idle < 1) {
+      throw new InvalidArgumentError(`options.grammarReleaseIdleMs must be a positive integer, got ${String(idle)} (${typeof idle})`);
+    }
     this.maxThreads = n;
+    this.grammarReleaseIdleMs = idle;
+    this.#timers = options.timers ?? realTimers;
   }
 
   /** Detects the changes of one root; `signal` kills its git (in the worker) and rejects with AbortedError. */
@@ -75,8 +102,23 @@ export class WorkerPool {
     return this.#runCancellable<ResolveCommitTask, string | null>('detect', 'resolveCommit', (abort) => ({ root, ref, abort }), signal);
   }
 
-  hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
-    return this.#run('hash-extract', HASH_FILE, 'default', task, [], signal);
+  async hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
+    const out = await this.#run<HashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', task, [], signal);
+    if (out.holdsGrammars && !this.#holdsGrammars) {
+      this.#holdsGrammars = true;
+      this.#armRelease();
+    }
+    return out;
+  }
+
+  /** Whether the pool's threads may hold grammars now (ended GRAMMAR_RELEASE_IDLE_MS after the pool went idle). */
+  get holdsGrammars(): boolean {
+    return this.#holdsGrammars;
+  }
+
+  /** The heap of the pool thread that takes this call (all of them with one thread), for the bench. */
+  heapStats(): Promise<ThreadHeap> {
+    return this.#run('heap-stats', HASH_FILE, 'heapStats', {}, []);
   }
 
   /** Starts the threads now, so a measurement does not include their start-up. */
@@ -85,9 +127,23 @@ export class WorkerPool {
   }
 
   async close(): Promise<void> {
+    this.#timers.clearTimeout(this.#release);
     const pool = this.#pool;
     this.#pool = undefined;
     await pool?.destroy();
+  }
+
+  /** Ends the threads that hold grammars once the pool has run nothing for grammarReleaseIdleMs. */
+  #armRelease(): void {
+    this.#timers.clearTimeout(this.#release);
+    if (this.#running > 0 || !this.#holdsGrammars) return;
+    this.#release = this.#timers.setTimeout(() => {
+      if (this.#running > 0 || !this.#pool) return;
+      const pool = this.#pool;
+      this.#pool = undefined;
+      this.#holdsGrammars = false;
+      void pool.destroy().catch(() => {});
+    }, this.grammarReleaseIdleMs);
   }
 
   #ensure(): Piscina {
@@ -96,6 +152,8 @@ export class WorkerPool {
       minThreads: Math.min(this.maxThreads, 2),
       idleTimeout: 30_000,
       resourceLimits: WORKER_RESOURCE_LIMITS,
+      // Loaded as each thread starts, so the thread sets the heap flags again at once (src/heap-growth.ts).
+      filename: HASH_FILE,
     });
     return this.#pool;
   }
@@ -134,6 +192,8 @@ export class WorkerPool {
   async #run<T, R>(name: string, filename: string, fn: string, task: T, transferList: MessagePort[], abortSignal?: AbortSignal, cancelledBy: AbortSignal | undefined = abortSignal): Promise<R> {
     const timeout = AbortSignal.timeout(POOL_TASK_TIMEOUT_MS);
     const joined = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
+    this.#running++;
+    this.#timers.clearTimeout(this.#release);
     try {
       return (await this.#ensure().run(task, { filename, name: fn, signal: joined, transferList })) as R;
     } catch (err) {
@@ -143,6 +203,9 @@ export class WorkerPool {
         throw new WorkerCrashedError(name, { cause: err });
       }
       throw err;
+    } finally {
+      this.#running--;
+      this.#armRelease();
     }
   }
 }
