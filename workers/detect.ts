@@ -1,5 +1,6 @@
 /**
- * Pool worker (Piscina): change detection for one ingest root, and the `changes` tool's ref.
+ * Pool worker (Piscina): change detection for one ingest root, the `changes` tool's ref, and
+ * the history lists' mining (git log up to the map's head, src/history/mine-history.ts).
  *
  *   main thread ── run(DetectTask) ──────────► [this worker] ── spawns git / walks the root
  *               ── "abort" on task.abort ────►   (kills its git, rejects with AbortedError)
@@ -13,7 +14,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import { resolveCommit as resolveCommitOf } from '../src/detect/run-git.js';
-import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type ResolveCommitTask } from './types.js';
+import { mineHistory as mineHistoryOf, type MinedHistory } from '../src/history/index.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type MineHistoryTask, type ResolveCommitTask } from './types.js';
 
 /** The task's signal: its own bound, or the caller's cancel relayed on `port`. */
 async function withTaskSignal<T>(port: MessagePort | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -32,4 +34,8 @@ export default function detect(task: DetectTask): Promise<DetectResult> {
 
 export function resolveCommit(task: ResolveCommitTask): Promise<string | null> {
   return withTaskSignal(task.abort, (signal) => resolveCommitOf(task.ref, { cwd: task.root, gitBinary: task.gitBinary, signal }));
+}
+
+export function mineHistory(task: MineHistoryTask): Promise<MinedHistory> {
+  return withTaskSignal(task.abort, (signal) => mineHistoryOf(task.request, signal));
 }

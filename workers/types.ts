@@ -6,6 +6,7 @@ import type { ImportRef, Reference, SymbolDef } from '../src/ingest/extract/type
 import type { MessagePort } from 'node:worker_threads';
 import { encodeReferences } from '../src/store/reference-codec.js';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
+import type { MineRequest } from '../src/history/types.js';
 
 export type { DetectRequest, DetectResult };
 
@@ -33,6 +34,12 @@ export interface ResolveCommitTask {
   root: string;
   ref: string;
   gitBinary?: string;
+  abort?: MessagePort;
+}
+
+/** The detect worker's history task: mine a root's commits up to the map's head (src/history/). */
+export interface MineHistoryTask {
+  request: MineRequest;
   abort?: MessagePort;
 }
 
