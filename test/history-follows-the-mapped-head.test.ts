@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { makeGitRepo, makeTempDir, testGitEnv } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
+import { makeTestSession } from './helpers/session.js';
 import { fastImport, type ImportedCommit } from './helpers/fast-import.js';
 import { runTick } from '../src/vigil/index.js';
 import { openStore } from '../src/store/index.js';
@@ -67,6 +68,14 @@ test('a shallow clone has no history to rank by, and says so', async () => {
     assert.equal(report.historyCommits, 0);
     assert.deepEqual(shas(brain.reader), []);
     assert.equal(readHistoryStates(brain.reader)[0]!.status, 'shallow');
+    const s = await makeTestSession(t.brains, join(clone.dir, 'c'));
+    try {
+      const north = await s.dispatch('north');
+      assert.equal(north.value.roots[0].history.status, 'shallow');
+      assert.match(north.value.roots[0].history.note, /shallow clone/);
+    } finally {
+      await s.close();
+    }
   } finally {
     await t.cleanup();
     await clone.cleanup();

@@ -69,3 +69,20 @@ export const DOC_FILE_FACTOR = 0.5;
  * enough that a much better match in another room still leads (issue 10).
  */
 export const NAMED_ROOM_BOOST = 1.5;
+
+// History lists (history-lists.ts, issue 18): mined from the brain's git history up to the
+// mapped commit; a brain without history gets none of them. Runs in docs/recall.md.
+
+/** Recency and churn: a file's newest commits counted, each halved every this many commits back. */
+export const RECENCY_LIST_WEIGHT = 0.3;
+export const RECENT_TOUCHES = 50;
+export const RECENCY_HALF_LIFE_COMMITS = 200;
+/** Co-change with the best CO_CHANGE_SOURCES candidates, over their newest CO_CHANGE_COMMITS commits of at most CO_CHANGE_MAX_FILES files. */
+export const CO_CHANGE_LIST_WEIGHT = 0.3;
+export const CO_CHANGE_SOURCES = 3;
+export const CO_CHANGE_COMMITS = 50;
+export const CO_CHANGE_MAX_FILES = 20;
+/** Files of the MESSAGE_COMMITS commits whose messages best match the task (commits of at most MESSAGE_MAX_FILES files). */
+export const MESSAGE_LIST_WEIGHT = 0.5;
+export const MESSAGE_COMMITS = 30;
+export const MESSAGE_MAX_FILES = 20;
