@@ -13,7 +13,8 @@
  * - Merges are left out (`--no-merges`: their changes are their parents'), renames are a
  *   deletion plus an addition (`--no-renames`), and a commit touching more than
  *   HUGE_COMMIT_FILES paths (a formatting sweep, a vendored tree, a mass rename) keeps its
- *   count but not its paths: it says nothing about which files belong together.
+ *   count but not its paths: it says nothing about which files belong together. So does a
+ *   root commit (no parent): it imports a tree, it does not change one.
  * - Paths are the root's (`--relative`, pathspec `.`): a root below the top of its work tree
  *   sees its own commits and paths, as detection does.
  */
@@ -54,7 +55,7 @@ export async function mineHistory(req: MineRequest, signal?: AbortSignal): Promi
   const range = rebuild ? req.head : `${req.minedHead}..${req.head}`;
   // One more than asked: whether the history was bounded shows without a second git.
   const log = await runGitOk(
-    ['log', '-z', '--no-merges', '--no-renames', '--name-only', '--format=%x1e%H%x1f%ct%x1f%B%x1f', '-n', String(maxCommits + 1), '--relative', range, '--', '.'],
+    ['log', '-z', '--no-merges', '--no-renames', '--name-only', '--format=%x1e%H%x1f%P%x1f%ct%x1f%B%x1f', '-n', String(maxCommits + 1), '--relative', range, '--', '.'],
     opts,
   );
   gitMs += log.ms;
@@ -66,7 +67,7 @@ export async function mineHistory(req: MineRequest, signal?: AbortSignal): Promi
 }
 
 /**
- * `git log -z --name-only --format=%x1e%H%x1f%ct%x1f%B%x1f`: each record opens with 0x1e, its
+ * `git log -z --name-only --format=%x1e%H%x1f%P%x1f%ct%x1f%B%x1f`: each record opens with 0x1e, its
  * fields end with 0x1f, then NUL-separated paths (after a NUL and a newline). Newest first.
  */
 export function parseLog(out: Buffer): MinedCommit[] {
@@ -76,11 +77,13 @@ export function parseLog(out: Buffer): MinedCommit[] {
     const next = out.indexOf(REC, at + 1);
     const end = next < 0 ? out.length : next;
     const shaEnd = out.indexOf(SEP, at + 1);
-    const timeEnd = shaEnd < 0 ? -1 : out.indexOf(SEP, shaEnd + 1);
+    const parentsEnd = shaEnd < 0 ? -1 : out.indexOf(SEP, shaEnd + 1);
+    const timeEnd = parentsEnd < 0 ? -1 : out.indexOf(SEP, parentsEnd + 1);
     const bodyEnd = timeEnd < 0 ? -1 : out.lastIndexOf(SEP, end - 1);
     if (shaEnd < 0 || timeEnd < 0 || bodyEnd <= timeEnd || bodyEnd >= end) break;
     const sha = out.toString('latin1', at + 1, shaEnd);
-    const time = Number(out.toString('latin1', shaEnd + 1, timeEnd));
+    const rootCommit = parentsEnd === shaEnd + 1;
+    const time = Number(out.toString('latin1', parentsEnd + 1, timeEnd));
     const message = out.toString('utf8', timeEnd + 1, Math.min(bodyEnd, timeEnd + 1 + MAX_MESSAGE_CHARS * 4)).trim().slice(0, MAX_MESSAGE_CHARS);
     const files: string[] = [];
     let fileCount = 0;
@@ -96,7 +99,7 @@ export function parseLog(out: Buffer): MinedCommit[] {
       }
       p = q + 1;
     }
-    commits.push({ sha, time: Number.isFinite(time) ? time : 0, message, files: fileCount > HUGE_COMMIT_FILES ? [] : files, fileCount });
+    commits.push({ sha, time: Number.isFinite(time) ? time : 0, message, files: fileCount > HUGE_COMMIT_FILES || rootCommit ? [] : files, fileCount });
     at = next;
   }
   return commits;

@@ -10,7 +10,7 @@ export interface MinedCommit {
   time: number;
   /** The message, cut at MAX_MESSAGE_CHARS; the full-text index reads it. */
   message: string;
-  /** Root-relative paths the commit touched; empty for a huge commit (see fileCount). */
+  /** Root-relative paths the commit touched; empty for a huge commit (see fileCount) and a root commit. */
   files: string[];
   /** How many paths the commit touched, huge or not. */
   fileCount: number;

@@ -36,14 +36,21 @@ export interface HistoryListsInput<C extends HistoryCandidate> {
   headOf(n: number): C[];
   /** The candidate for a mapped file (made and added when new), or undefined when the path is not mapped. */
   candidateAt(rootId: number, path: string): C | undefined;
-  addList(list: C[], weight: number): void;
+  /** Fuses a list; `ranks[i]` is entry i's rank (tied entries share one). */
+  addList(list: C[], weight: number, ranks: readonly number[]): void;
 }
 
 export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsInput<C>): void {
   const heads = historyHeads(input.db);
   if (heads.size === 0) return;
   const { db } = input;
-  const byScore = (scores: Map<C, number>) => [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].path.localeCompare(b[0].path)).map(([c]) => c);
+  const add = (scores: Map<C, number>, weight: number) => {
+    const sorted = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].path.localeCompare(b[0].path));
+    // Competition ranks (1224): files a list scores the same get the same credit.
+    const ranks: number[] = [];
+    for (const [i, [, s]] of sorted.entries()) ranks.push(i > 0 && s === sorted[i - 1]![1] ? ranks[i - 1]! : i);
+    input.addList(sorted.map(([c]) => c), weight, ranks);
+  };
 
   if (W.RECENCY_LIST_WEIGHT > 0) {
     const scores = new Map<C, number>();
@@ -54,7 +61,7 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
       for (const t of touchesOf(db, c.rootId, c.path, W.RECENT_TOUCHES)) s += 0.5 ** ((top - t.commitId) / W.RECENCY_HALF_LIFE_COMMITS);
       if (s > 0) scores.set(c, s);
     }
-    input.addList(byScore(scores), W.RECENCY_LIST_WEIGHT);
+    add(scores, W.RECENCY_LIST_WEIGHT);
   }
 
   if (W.CO_CHANGE_LIST_WEIGHT > 0) {
@@ -74,7 +81,7 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
       }
     }
     for (const [c, s] of scores) scores.set(c, s / Math.sqrt(Math.max(1, churn.get(c)!)));
-    input.addList(byScore(scores), W.CO_CHANGE_LIST_WEIGHT);
+    add(scores, W.CO_CHANGE_LIST_WEIGHT);
   }
 
   if (W.MESSAGE_LIST_WEIGHT > 0 && input.match !== '') {
@@ -86,6 +93,6 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
         if (c) scores.set(c, (scores.get(c) ?? 0) + 1 / ((rank + 1) * Math.sqrt(m.files)));
       }
     }
-    input.addList(byScore(scores), W.MESSAGE_LIST_WEIGHT);
+    add(scores, W.MESSAGE_LIST_WEIGHT);
   }
 }

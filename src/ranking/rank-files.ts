@@ -171,8 +171,9 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   }
 
   const fused = new Map<Candidate, number>();
-  const addList = (list: Candidate[], weight: number) => {
-    for (const [rank, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + rank + 1));
+  // `ranks` (optional) gives tied entries one rank: a list that cannot tell them apart must not order them by name.
+  const addList = (list: Candidate[], weight: number, ranks?: readonly number[]) => {
+    for (const [i, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + (ranks?.[i] ?? i) + 1));
   };
   const byText = (a: Candidate, b: Candidate) => (a.textRank === b.textRank ? a.path.localeCompare(b.path) : a.textRank < b.textRank ? -1 : 1);
   addList(candidates.filter((c) => c.textRank !== Infinity), W.TEXT_LIST_WEIGHT);
