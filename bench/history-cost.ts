@@ -9,7 +9,10 @@
  *   build     the tick's history time for the 10,000 commits (target ≤ 10 s)
  *   update    the tick's history time after one new commit (target ≤ 100 ms)
  *   size      the brain's size (page_count × page_size) before and after (target ≤ +20%)
- *   delegate  p50 / p99 over 100 task-like sentences with the history loaded (target ≤ 50 ms)
+ *   delegate  p50 / p99 over 100 task-like sentences with the history loaded (target ≤ 50 ms),
+ *             and, interleaved task by task in the same brain, with the history lists switched
+ *             off (the roots' history_state rows set aside on a second connection): the ratio
+ *             is what the lists cost, whatever the machine's load
  *
  *   node dist/bench/history-cost.js [--files 5000] [--commits 10000]
  */
@@ -23,7 +26,7 @@ import { FolderProbe } from '../src/probe/index.js';
 import { Session } from '../src/session/index.js';
 import { TOOLS } from '../src/tools/index.js';
 import { runTick, Vigils } from '../src/vigil/index.js';
-import type { Database } from '../src/store/index.js';
+import { openDatabase, type Database } from '../src/store/index.js';
 import { makeBenchRepo, type BenchRepo } from './fixtures/make-repo.js';
 import { Rng, seedOf } from './fixtures/source-files.js';
 import { drawQueries } from './seek-latency.js';
@@ -104,12 +107,26 @@ async function main(): Promise<void> {
     const rng = new Rng(seedOf(repo.seed, 'delegate'));
     const task = () => Array.from({ length: 8 }, () => rng.pick(words)).join(' ');
     const ms: number[] = [];
-    for (let i = 0; i < WARMUP + TASKS; i++) {
+    const off: number[] = [];
+    const side = openDatabase(brain.file);
+    const timed = async (text: string): Promise<number> => {
       const t0 = performance.now();
-      const r = await dispatchTool(session.toolsByName, 'delegate', { task: task() }, ctx);
+      const r = await dispatchTool(session!.toolsByName, 'delegate', { task: text }, ctx);
       JSON.stringify(r.value);
       if (r.isError) throw new Error(`history-cost: delegate failed: ${JSON.stringify(r.value)}`);
-      if (i >= WARMUP) ms.push(performance.now() - t0);
+      return performance.now() - t0;
+    };
+    try {
+      for (let i = 0; i < WARMUP + TASKS; i++) {
+        const text = task();
+        const on = await timed(text);
+        side.exec("UPDATE history_state SET status = 'bench-off' WHERE status = 'ready'");
+        const without = await timed(text);
+        side.exec("UPDATE history_state SET status = 'ready' WHERE status = 'bench-off'");
+        if (i >= WARMUP) (ms.push(on), off.push(without));
+      }
+    } finally {
+      side.close();
     }
     const out = {
       files,
@@ -117,7 +134,13 @@ async function main(): Promise<void> {
       build: { commits: build.historyCommits, history_ms: Math.round(build.historyMs), tick_ms: Math.round(build.detectMs + build.drainMs + build.historyMs) },
       update: { commits: update.historyCommits, history_ms: Math.round(update.historyMs * 10) / 10 },
       size: { before_bytes: before, after_bytes: after, growth: Math.round(((after - before) / before) * 1000) / 1000 },
-      delegate: { tasks: ms.length, p50_ms: Math.round(percentile(ms, 50) * 10) / 10, p99_ms: Math.round(percentile(ms, 99) * 10) / 10 },
+      delegate: {
+        tasks: ms.length,
+        p50_ms: Math.round(percentile(ms, 50) * 10) / 10,
+        p99_ms: Math.round(percentile(ms, 99) * 10) / 10,
+        without_history_p50_ms: Math.round(percentile(off, 50) * 10) / 10,
+        without_history_p99_ms: Math.round(percentile(off, 99) * 10) / 10,
+      },
       runtime: `node ${process.version}`,
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { CLI } from './helpers/mcp-client.js';
 import { join } from 'node:path';
 import { makeGitRepo, makeTempDir, testGitEnv } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
@@ -76,6 +77,11 @@ test('a shallow clone has no history to rank by, and says so', async () => {
     } finally {
       await s.close();
     }
+    await t.brains.close();
+    const env = { ...process.env, GARDENER_HOME: t.home };
+    const status = spawnSync(process.execPath, [CLI, 'status', join(clone.dir, 'c'), '--json'], { env, encoding: 'utf8' });
+    assert.equal(JSON.parse(status.stdout).roots[0].history.status, 'shallow', status.stderr);
+    assert.match(spawnSync(process.execPath, [CLI, 'status', join(clone.dir, 'c')], { env, encoding: 'utf8' }).stdout, /history shallow: a shallow clone/);
   } finally {
     await t.cleanup();
     await clone.cleanup();

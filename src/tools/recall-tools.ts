@@ -11,7 +11,7 @@ import { READ_ONLY, bootMemoryAnswer, delegateAnswer, northAnswer, seekAnswer } 
 import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
 import { analyseQuery, isTextQuery, seekText, taskFiles, withRooms } from '../ranking/index.js';
 import { northRooms, roomsOfPaths } from '../skeleton/index.js';
-import { historyOfRoots } from './history-view.js';
+import { historyOfRoots } from '../history/index.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
 export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;

@@ -3,7 +3,7 @@
  * agent knows when recall runs without history (a shallow clone, a stat root, a failed mining).
  */
 import type { Database } from '../store/index.js';
-import { readHistoryStates } from '../history/index.js';
+import { readHistoryStates } from './history-store.js';
 
 export interface RootHistoryView {
   /** ready: mined up to `head`; shallow: a shallow clone, ranked without history; none: not a git root or nothing mined yet; failed: the last mining failed (`note`). */
