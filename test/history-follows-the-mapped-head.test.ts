@@ -82,6 +82,13 @@ test('a shallow clone has no history to rank by, and says so', async () => {
     const status = spawnSync(process.execPath, [CLI, 'status', join(clone.dir, 'c'), '--json'], { env, encoding: 'utf8' });
     assert.equal(JSON.parse(status.stdout).roots[0].history.status, 'shallow', status.stderr);
     assert.match(spawnSync(process.execPath, [CLI, 'status', join(clone.dir, 'c')], { env, encoding: 'utf8' }).stdout, /history shallow: a shallow clone/);
+
+    // Unshallowed: the next tick mines the history although HEAD did not move.
+    execFileSync('git', ['-C', join(clone.dir, 'c'), 'fetch', '-q', '--unshallow'], { env: testGitEnv(), stdio: 'ignore' });
+    const again = await t.brains.ensure(join(clone.dir, 'c'));
+    const after = await runTick(again.brain);
+    assert.equal(after.historyCommits, 2);
+    assert.equal(readHistoryStates(again.brain.reader)[0]!.status, 'ready');
   } finally {
     await t.cleanup();
     await clone.cleanup();

@@ -37,10 +37,14 @@ export function readHistoryStates(db: Database): HistoryState[] {
     .map((r) => ({ rootId: r.root_id, status: r.status, head: r.head, commits: r.commits, bounded: r.bounded === 1, builtAt: r.built_at, note: r.note }));
 }
 
-/** The head history was mined to for each root (status 'ready' or 'shallow'; a failure is mined again). */
+/**
+ * The head history was mined to for each root with status 'ready'. A failure is mined again at
+ * the next tick, and so is a shallow clone (one `rev-parse` a tick): once unshallowed
+ * (`git fetch --unshallow`) it gets its history without waiting for HEAD to move.
+ */
 export function minedHeads(db: Database): Record<number, string> {
   const out: Record<number, string> = {};
-  for (const s of readHistoryStates(db)) if (s.head !== null && s.status !== 'failed') out[s.rootId] = s.head;
+  for (const s of readHistoryStates(db)) if (s.head !== null && s.status === 'ready') out[s.rootId] = s.head;
   return out;
 }
 
@@ -65,6 +69,9 @@ function dropCommits(db: Database, ids: readonly number[]): void {
 /** Applies mined history for a root; run inside the writer's transaction. */
 export function applyHistory(db: Database, rootId: number, mined: MinedHistory, now: number, maxCommits = HISTORY_MAX_COMMITS): HistoryApplied {
   let dropped = 0;
+  const was = readHistoryStates(db).find((s) => s.rootId === rootId);
+  // Still the same shallow clone: nothing to write (a shallow root is asked again every tick).
+  if (mined.status === 'shallow' && was?.status === 'shallow' && was.head === mined.head) return { status: 'shallow', added: 0, dropped: 0, commits: 0 };
   if (mined.rebuild) dropped += dropRoot(db, rootId);
   const addCommit = db.prepare('INSERT INTO history_commits (root_id, sha, time, files) VALUES (?, ?, ?, ?)');
   const addWords = db.prepare('INSERT INTO history_fts (rowid, message) VALUES (?, ?)');
@@ -91,7 +98,7 @@ export function applyHistory(db: Database, rootId: number, mined: MinedHistory, 
     for (const p of c.files) addTouch.run(id, idOf(p));
   }
   let commits = db.prepare('SELECT count(*) AS n FROM history_commits WHERE root_id = ?').get<{ n: number }>(rootId)!.n;
-  let bounded = mined.bounded || (!mined.rebuild && readHistoryStates(db).some((s) => s.rootId === rootId && s.bounded));
+  let bounded = mined.bounded || (!mined.rebuild && was?.bounded === true);
   if (commits > maxCommits) {
     const old = db.prepare('SELECT id FROM history_commits WHERE root_id = ? ORDER BY id LIMIT ?').all<{ id: number }>(rootId, commits - maxCommits);
     dropCommits(db, old.map((r) => r.id));

@@ -9,7 +9,8 @@
  *             counts 1 / (its other files), so a pair from a two-file commit outweighs one
  *             from a twenty-file sweep, and the sum is divided by the partner's own churn's
  *             square root, so a file that changes with everything (a changelog, an index)
- *             does not ride on every pair; commits of more than CO_CHANGE_MAX_FILES count not
+ *             does not ride on every pair; commits of more than CO_CHANGE_MAX_FILES count not;
+ *             the best CO_CHANGE_FILES are listed
  *   messages  files touched by the commits whose messages best match the task's words (the
  *             same full-text query as the code's), each commit counting by its rank and
  *             divided by the square root of its size
@@ -64,35 +65,47 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
     add(scores, W.RECENCY_LIST_WEIGHT);
   }
 
+  // Paths are scored first and only the best `limit` become candidates: each new candidate is
+  // a file row read and its definitions parsed, and a list's tail earns next to nothing.
+  const resolve = (scores: Map<string, { rootId: number; path: string; score: number }>, limit: number, adjust = (_c: C, s: number) => s) => {
+    const out = new Map<C, number>();
+    for (const e of [...scores.values()].sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))) {
+      if (out.size >= limit) break;
+      const c = input.candidateAt(e.rootId, e.path);
+      if (c) out.set(c, adjust(c, e.score));
+    }
+    return out;
+  };
+  const bump = (scores: Map<string, { rootId: number; path: string; score: number }>, rootId: number, path: string, by: number) => {
+    const key = `${rootId}\0${path}`;
+    const e = scores.get(key);
+    if (e) e.score += by;
+    else scores.set(key, { rootId, path, score: by });
+  };
+
   if (W.CO_CHANGE_LIST_WEIGHT > 0) {
-    const scores = new Map<C, number>();
-    const churn = new Map<C, number>();
+    const scores = new Map<string, { rootId: number; path: string; score: number }>();
     for (const [rank, src] of input.headOf(W.CO_CHANGE_SOURCES).entries()) {
       if (!heads.has(src.rootId)) continue;
       for (const t of touchesOf(db, src.rootId, src.path, W.CO_CHANGE_COMMITS)) {
         if (t.files < 2 || t.files > W.CO_CHANGE_MAX_FILES) continue;
-        for (const p of pathsOf(db, t.commitId)) {
-          if (p === src.path) continue;
-          const c = input.candidateAt(src.rootId, p);
-          if (!c) continue;
-          if (!churn.has(c)) churn.set(c, churnOf(db, c.rootId, c.path));
-          scores.set(c, (scores.get(c) ?? 0) + 1 / ((t.files - 1) * (rank + 1)));
-        }
+        for (const p of pathsOf(db, t.commitId)) if (p !== src.path) bump(scores, src.rootId, p, 1 / ((t.files - 1) * (rank + 1)));
       }
     }
-    for (const [c, s] of scores) scores.set(c, s / Math.sqrt(Math.max(1, churn.get(c)!)));
-    add(scores, W.CO_CHANGE_LIST_WEIGHT);
+    // The partner's own churn divides its pairs: what changes with everything says little.
+    // (Counted for the best few by pairs alone: a count per partner of fifty commits adds up.)
+    const best = [...scores.entries()].sort((a, b) => b[1].score - a[1].score || a[1].path.localeCompare(b[1].path)).slice(0, W.CO_CHANGE_FILES * 3);
+    const kept = new Map(best);
+    for (const e of kept.values()) e.score /= Math.sqrt(Math.max(1, churnOf(db, e.rootId, e.path)));
+    add(resolve(kept, W.CO_CHANGE_FILES), W.CO_CHANGE_LIST_WEIGHT);
   }
 
   if (W.MESSAGE_LIST_WEIGHT > 0 && input.match !== '') {
-    const scores = new Map<C, number>();
+    const scores = new Map<string, { rootId: number; path: string; score: number }>();
     for (const [rank, m] of commitsMatching(db, input.match, W.MESSAGE_COMMITS).entries()) {
       if (m.files > W.MESSAGE_MAX_FILES) continue;
-      for (const p of pathsOf(db, m.commitId)) {
-        const c = input.candidateAt(m.rootId, p);
-        if (c) scores.set(c, (scores.get(c) ?? 0) + 1 / ((rank + 1) * Math.sqrt(m.files)));
-      }
+      for (const p of pathsOf(db, m.commitId)) bump(scores, m.rootId, p, 1 / ((rank + 1) * Math.sqrt(m.files)));
     }
-    add(scores, W.MESSAGE_LIST_WEIGHT);
+    add(resolve(scores, W.MESSAGE_FILES), W.MESSAGE_LIST_WEIGHT);
   }
 }
