@@ -52,7 +52,7 @@ export function commitsMatching(db: Database, match: string, limit: number): { c
     .all<{ commitId: number; rootId: number; files: number }>(match, limit);
 }
 
-/** How many commits a path's history holds in all (its churn), newest MAX first. */
+/** How many stored commits touched a path (its churn). */
 export function churnOf(db: Database, rootId: number, path: string): number {
   return db
     .prepare('SELECT count(*) AS n FROM history_paths p JOIN history_touches t ON t.path_id = p.id WHERE p.root_id = ? AND p.path = ?')
