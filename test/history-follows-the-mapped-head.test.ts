@@ -56,6 +56,30 @@ test('history is mined up to the mapped head and follows it commit by commit', a
   }
 });
 
+test('a history that cannot be mined is recorded as failed, the tick still stands, and the next tick mines it', async () => {
+  const repo = await makeGitRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const t = await makeTestBrains();
+  try {
+    repo.write('src/a.ts', 'export const a = 2;\n');
+    repo.commit('second');
+    // git log refuses this configuration; status, diff and ls-files never read it.
+    repo.git('config', 'log.date', 'no-such-format');
+    const { brain } = await t.brains.ensure(repo.dir);
+    const report = await runTick(brain, { inventory: true });
+    assert.equal(report.drained, 1, 'the map is advanced anyway');
+    const [state] = readHistoryStates(brain.reader);
+    assert.equal(state!.status, 'failed');
+    assert.match(state!.note!, /date format/);
+    repo.git('config', '--unset', 'log.date');
+    const next = await runTick(brain);
+    assert.equal(next.historyCommits, 2);
+    assert.equal(readHistoryStates(brain.reader)[0]!.status, 'ready');
+  } finally {
+    await t.cleanup();
+    await repo.cleanup();
+  }
+});
+
 test('a shallow clone has no history to rank by, and says so', async () => {
   const repo = await makeGitRepo({ 'src/a.ts': 'export const a = 1;\n' });
   repo.write('src/a.ts', 'export const a = 2;\n');

@@ -14,7 +14,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import { resolveCommit as resolveCommitOf } from '../src/detect/run-git.js';
-import { mineHistory as mineHistoryOf, type MinedHistory } from '../src/history/index.js';
+import { mineHistory as mineHistoryOf, type MineOutcome } from '../src/history/index.js';
+import { AbortedError } from '../src/errors.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type MineHistoryTask, type ResolveCommitTask } from './types.js';
 
 /** The task's signal: its own bound, or the caller's cancel relayed on `port`. */
@@ -36,6 +37,14 @@ export function resolveCommit(task: ResolveCommitTask): Promise<string | null> {
   return withTaskSignal(task.abort, (signal) => resolveCommitOf(task.ref, { cwd: task.root, gitBinary: task.gitBinary, signal }));
 }
 
-export function mineHistory(task: MineHistoryTask): Promise<MinedHistory> {
-  return withTaskSignal(task.abort, (signal) => mineHistoryOf(task.request, signal));
+/** A git that fails comes back as `{status: 'failed', note}` (see MineOutcome); a cancel still rejects. */
+export function mineHistory(task: MineHistoryTask): Promise<MineOutcome> {
+  return withTaskSignal(task.abort, async (signal) => {
+    try {
+      return await mineHistoryOf(task.request, signal);
+    } catch (err) {
+      if (err instanceof AbortedError || signal.aborted) throw err;
+      return { status: 'failed', note: (err as Error).message };
+    }
+  });
 }

@@ -43,3 +43,10 @@ export interface MinedHistory {
   bounded: boolean;
   gitMs: number;
 }
+
+/**
+ * What the detect worker answers: the history, or why git could not give it. A failure is data,
+ * not a throw: an error crossing Piscina's thread boundary loses its class and code, and its
+ * message ("… exited with 128 …") would read as a crashed worker.
+ */
+export type MineOutcome = MinedHistory | { status: 'failed'; note: string };

@@ -16,7 +16,7 @@ import { Piscina } from 'piscina';
 import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type MineHistoryTask, type ResolveCommitTask } from '../../workers/types.js';
-import type { MineRequest, MinedHistory } from '../history/types.js';
+import type { MineRequest, MineOutcome } from '../history/types.js';
 
 /**
  * Bound on any pool task, in ms (a detection, a hash+extract batch of `max_files` files): each
@@ -77,8 +77,8 @@ export class WorkerPool {
   }
 
   /** A root's history up to `request.head`, mined in the detect worker (its git killed on `signal`). */
-  mineHistory(request: MineRequest, signal?: AbortSignal): Promise<MinedHistory> {
-    return this.#runCancellable<MineHistoryTask, MinedHistory>('history', 'mineHistory', (abort) => ({ request, abort }), signal);
+  mineHistory(request: MineRequest, signal?: AbortSignal): Promise<MineOutcome> {
+    return this.#runCancellable<MineHistoryTask, MineOutcome>('history', 'mineHistory', (abort) => ({ request, abort }), signal);
   }
 
   hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {

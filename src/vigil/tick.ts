@@ -157,6 +157,10 @@ async function mineHeads(
     throwIfAborted(options.signal);
     try {
       const history = await brain.pool.mineHistory({ root: path, head, minedHead: mined[rootId] ?? null, gitTimeoutMs: options.gitTimeoutMs ?? GIT_COMMAND_TIMEOUT_MS }, options.signal);
+      if (history.status === 'failed') {
+        await brain.writer.recordHistoryFailure(rootId, history.note, now());
+        continue;
+      }
       const applied = await brain.writer.applyHistory(rootId, history, now());
       report.historyCommits += applied.added;
     } catch (err) {
