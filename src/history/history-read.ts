@@ -32,6 +32,17 @@ export function touchesOf(db: Database, rootId: number, path: string, limit: num
     .all<Touch>(rootId, path, limit);
 }
 
+/** The ids of the newest `limit` commits that touched a path, newest first (touchesOf without the sizes: one join fewer). */
+export function recentCommitIds(db: Database, rootId: number, path: string, limit: number): number[] {
+  return db
+    .prepare(
+      `SELECT t.commit_id AS id FROM history_paths p JOIN history_touches t ON t.path_id = p.id
+       WHERE p.root_id = ? AND p.path = ? ORDER BY t.commit_id DESC LIMIT ?`,
+    )
+    .all<{ id: number }>(rootId, path, limit)
+    .map((r) => r.id);
+}
+
 /** The paths a commit touched. */
 export function pathsOf(db: Database, commitId: number): string[] {
   return db

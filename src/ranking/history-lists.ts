@@ -19,7 +19,7 @@
  * them and ranks as before. Weights are in weights.ts with the eval runs that chose them.
  */
 import type { Database } from '../store/index.js';
-import { churnOf, commitsMatching, historyHeads, pathsOf, touchesOf } from '../history/index.js';
+import { churnOf, commitsMatching, historyHeads, pathsOf, recentCommitIds, touchesOf } from '../history/index.js';
 import * as W from './weights.js';
 
 export interface HistoryCandidate {
@@ -59,7 +59,7 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
       const top = heads.get(c.rootId);
       if (top === undefined) continue;
       let s = 0;
-      for (const t of touchesOf(db, c.rootId, c.path, W.RECENT_TOUCHES)) s += 0.5 ** ((top - t.commitId) / W.RECENCY_HALF_LIFE_COMMITS);
+      for (const id of recentCommitIds(db, c.rootId, c.path, W.RECENT_TOUCHES)) s += 0.5 ** ((top - id) / W.RECENCY_HALF_LIFE_COMMITS);
       if (s > 0) scores.set(c, s);
     }
     add(scores, W.RECENCY_LIST_WEIGHT);
