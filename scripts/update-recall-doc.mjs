@@ -78,6 +78,10 @@ const HISTORY = [
   ['HL2-msg1', 'HL2, commit messages 1', 240, '0.671', '0.875', '0.834', '0.766', 'kept'],
   ['HL3', 'as HL2-msg1; co-change and messages name their best 20 / 30 files only (bounded cost)', 240, '0.675', '0.879', '0.836', '0.769', 'kept: the final code'],
   ['HL3-msg15', 'HL3, commit messages 1.5', 240, '0.642', '0.883', '0.836', '0.749', 'dropped: 8 tasks fewer at hit@1, chi level with BM25'],
+  ['HL3-text2', 'HL3, text list 2', 240, '0.642', '0.863', '0.824', '0.748', 'dropped'],
+  ['HL3-sb2', 'HL3, text list 2 in a brain of at most 150 files', 240, '0.642', '0.871', '0.830', '0.750', 'dropped: with history it costs 8 tasks at hit@1'],
+  ['NH', 'without history (a root that is not a git work tree): R8\'s ranking', 240, '0.604', '0.842', '0.796', '0.712', 'backbone 27 of 30 against BM25\'s 28'],
+  ['NH-sb2', 'without history, text list 2 in a brain of at most 150 files', 240, '0.633', '0.846', '0.801', '0.727', 'kept (only without history): backbone 28, hit@1 +7 tasks, httpx 25 → 24'],
   ['HS2-R8', 'held out, before history: R8\'s code on the seed 2 commits', 240, '0.562', '0.838', '0.805', '0.687', 'history adds 19 tasks at hit@5 on them'],
   ['HS2', 'held out: the final code (HL3) on other commits (seed 2; BM25 hit@5 0.625, recall@5 0.590, MRR 0.397)', 240, '0.629', '0.917', '0.881', '0.757', 'every target met (1.47× / 1.49× / 1.90×), every repository above BM25'],
 ];
@@ -236,9 +240,12 @@ names carry a task word (\`test/events.js\`, \`docs/*.html\`, \`karma.conf.js\`)
 three lists while the large file heads one, where bm25's length normalisation also damps it.
 History is the evidence such a file does have: it changes in nearly every commit (recency and
 churn), and past messages name what it does. With it (run HL3): 30 and 30 of 30, hit@1 0.87 and
-0.93 against BM25's 0.27 and 0.33. Left for the JavaScript scanner: backbone.js's object-literal
-methods written \`name : function (…)\` are not definitions yet (20 found in its 1145 lines), so a
-root without history still leans on the full text alone there.
+0.93 against BM25's 0.27 and 0.33. A brain without history (a root that is not a git work tree)
+of at most 150 files gives the full-text list weight 2 instead of 1 (run NH-sb2: backbone 27 → 28
+of 30, level with BM25, hit@1 +7 tasks over the eight repositories); with history the same change
+costs (run HL3-sb2), so it applies only without. Left for the JavaScript scanner: backbone.js's
+object-literal methods written \`name : function (…)\` are not definitions yet (20 found in its
+1145 lines), which is why the symbol list cannot help there.
 ${HISTORY_COST}
 
 Not measured: notes (the eval's brains hold none, so their weight is a guess), files that import

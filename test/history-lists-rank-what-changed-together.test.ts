@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
@@ -71,5 +71,31 @@ test("a past commit's message finds the files it touched", async () => {
   } finally {
     await t.cleanup();
     await repo.cleanup();
+  }
+});
+
+test('a small brain without history leans on the full text: the large file holding the logic leads', async () => {
+  const plain = await makeTempDir('gardener-plain-');
+  const t = await makeTestBrains();
+  try {
+    const dir = join(plain.dir, 'lib');
+    const body = Array.from({ length: 40 }, (_, i) => `  // trigger the listeners bound with on; off removes callbacks ${i}\n  helper${i}: function (a) { return a + ${i}; },\n`).join('');
+    const tree: Record<string, string> = {
+      'backbone.js': `var Lib = {\n${body}};\n`,
+      'test/trigger-listeners.js': 'function triggerListeners() { return "trigger listeners"; }\n',
+      'docs/callbacks.html': '<p>callbacks</p>\n',
+      'karma.conf.js': 'module.exports = { files: ["test/*.js"] };\n',
+    };
+    for (const [p, text] of Object.entries(tree)) {
+      mkdirSync(join(dir, p, '..'), { recursive: true });
+      writeFileSync(join(dir, p), text);
+    }
+    const { brain } = await t.brains.ensure(dir);
+    await runTick(brain, { inventory: true });
+    const paths = await delegatePaths(t.brains, dir, 'listeners bound twice get two callbacks on trigger');
+    assert.equal(paths[0], 'backbone.js', paths.join(', '));
+  } finally {
+    await t.cleanup();
+    await plain.cleanup();
   }
 });

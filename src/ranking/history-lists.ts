@@ -41,6 +41,11 @@ export interface HistoryListsInput<C extends HistoryCandidate> {
   addList(list: C[], weight: number, ranks: readonly number[]): void;
 }
 
+/** True when some root has history to rank by. */
+export function hasHistory(db: Database): boolean {
+  return historyHeads(db).size > 0;
+}
+
 export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsInput<C>): void {
   const heads = historyHeads(input.db);
   if (heads.size === 0) return;

@@ -28,7 +28,7 @@ import { posix } from 'node:path';
 import type { ImportRef } from '../ingest/extract/types.js';
 import { sameWord, wordsOfName } from './words.js';
 import * as W from './weights.js';
-import { addHistoryLists } from './history-lists.js';
+import { addHistoryLists, hasHistory } from './history-lists.js';
 
 export interface RankedFile {
   rootId: number;
@@ -176,7 +176,9 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     for (const [i, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + (ranks?.[i] ?? i) + 1));
   };
   const byText = (a: Candidate, b: Candidate) => (a.textRank === b.textRank ? a.path.localeCompare(b.path) : a.textRank < b.textRank ? -1 : 1);
-  addList(candidates.filter((c) => c.textRank !== Infinity), W.TEXT_LIST_WEIGHT);
+  // A small brain without history: the full text is the one list that sees a large file's logic (issue 18).
+  const smallWithoutHistory = total <= W.SMALL_BRAIN_FILES && !hasHistory(db);
+  addList(candidates.filter((c) => c.textRank !== Infinity), smallWithoutHistory ? W.SMALL_BRAIN_TEXT_LIST_WEIGHT : W.TEXT_LIST_WEIGHT);
   addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT);
   addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT);
   addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT);

@@ -42,6 +42,14 @@ export const FTS_CONTENT_WEIGHT = 1;
 export const RRF_K = 10;
 /** Weights of each ranked list in the fusion (run B: equal lists took hit@5 from 0.60 to 0.71; run T1: text 1.5 moved one task either way). */
 export const TEXT_LIST_WEIGHT = 1;
+/**
+ * The text list's weight in a brain of at most SMALL_BRAIN_FILES files without history (issue
+ * 18, few large files): there a project's logic sits in a few large files that only the full
+ * text names. Run NH-sb2 (history off, 240 tasks): hit@1 145 → 152, hit@5 202 → 203, backbone
+ * 27 → 28 of 30 (BM25 28). With history it costs (HL3-sb2: hit@1 162 → 154), so not there.
+ */
+export const SMALL_BRAIN_FILES = 150;
+export const SMALL_BRAIN_TEXT_LIST_WEIGHT = 2;
 export const PATH_LIST_WEIGHT = 1;
 export const SYMBOL_LIST_WEIGHT = 1;
 /** Files holding the identifiers the task names, and how many are fetched. Run H: 0.5 gave 0.75 / 0.62 (hit@1 0.46 → 0.50); run K1 with 1: 0.73 / 0.62. */
