@@ -229,7 +229,8 @@ formatting sweep, a mass rename, a vendored tree) and a root commit (an import) 
 but no paths and no words. A shallow clone has no history: \`north\` and \`gardener status\` say
 \`shallow\` and recall ranks without it. A mined head that is no longer an ancestor of HEAD (a
 rebase, an amend, a checkout of an older commit) is mined again from scratch in one transaction,
-never mixed with what was stored. A root that is not a git work tree ranks exactly as before.
+never mixed with what was stored. A root that is not a git work tree gets none of these lists (the
+small-brain weight below is the only change it sees).
 
 Why whole-file BM25 came close on codebases of a few large files (backbone, underscore: 27 and
 29 of 30 at hit@5 before history, BM25 28 and 28): the large file holds the logic, but only the
