@@ -16,7 +16,8 @@
  *             divided by the square root of its size
  *
  * A brain without history (non-git roots, a shallow clone, nothing mined yet) gets none of
- * them (rank-files.ts then gives a small brain's text list SMALL_BRAIN_TEXT_LIST_WEIGHT). Weights are in weights.ts with the eval runs that chose them.
+ * them (rank-files.ts then gives a small brain's text list SMALL_BRAIN_TEXT_LIST_WEIGHT).
+ * Weights are in weights.ts with the eval runs that chose them.
  */
 import type { Database } from '../store/index.js';
 import { churnOf, commitsMatching, historyHeads, pathsOf, recentCommitIds, touchesOf } from '../history/index.js';
