@@ -38,6 +38,7 @@ test('a brain indexed before secrets were kept out loses them at its next tick, 
     db.exec('ALTER TABLE roots DROP COLUMN ignore_fingerprint');
     db.exec('ALTER TABLE files DROP COLUMN refs'); // schema 5's
     db.exec('DROP TABLE note_ties'); // schema 6's
+    for (const t of ['history_state', 'history_commits', 'history_paths', 'history_touches', 'history_fts']) db.exec(`DROP TABLE ${t}`); // schema 7's
     db.exec('PRAGMA user_version = 3');
     db.close();
 

@@ -1,5 +1,6 @@
 /**
- * Pool worker (Piscina): change detection for one ingest root, and the `changes` tool's ref.
+ * Pool worker (Piscina): change detection for one ingest root, the `changes` tool's ref, and
+ * the history lists' mining (git log up to the map's head, src/history/mine-history.ts).
  *
  *   main thread ── run(DetectTask) ──────────► [this worker] ── spawns git / walks the root
  *               ── "abort" on task.abort ────►   (kills its git, rejects with AbortedError)
@@ -13,7 +14,9 @@
 import type { MessagePort } from 'node:worker_threads';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import { resolveCommit as resolveCommitOf } from '../src/detect/run-git.js';
-import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type ResolveCommitTask } from './types.js';
+import { mineHistory as mineHistoryOf, type MineOutcome } from '../src/history/index.js';
+import { AbortedError } from '../src/errors.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type MineHistoryTask, type ResolveCommitTask } from './types.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
@@ -36,4 +39,16 @@ export default function detect(task: DetectTask): Promise<DetectResult> {
 
 export function resolveCommit(task: ResolveCommitTask): Promise<string | null> {
   return withTaskSignal(task.abort, (signal) => resolveCommitOf(task.ref, { cwd: task.root, gitBinary: task.gitBinary, signal }));
+}
+
+/** A git that fails comes back as `{status: 'failed', note}` (see MineOutcome); a cancel still rejects. */
+export function mineHistory(task: MineHistoryTask): Promise<MineOutcome> {
+  return withTaskSignal(task.abort, async (signal) => {
+    try {
+      return await mineHistoryOf(task.request, signal);
+    } catch (err) {
+      if (err instanceof AbortedError || signal.aborted) throw err;
+      return { status: 'failed', note: (err as Error).message };
+    }
+  });
 }

@@ -19,6 +19,7 @@ import {
   type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
 } from '../src/store/index.js';
 import { openFailure as storeFailure } from '../src/store/open-failure.js';
+import { applyHistory, minedHeads, recordHistoryFailure, type HistoryApplied, type MinedHistory } from '../src/history/index.js';
 import { threadHeap, type BacklogItem, type DetectResult, type FileResult, type ThreadHeap } from './types.js';
 import {
   proposeCandidate, editCandidate, ratifyCandidate, candidateLease, readForReconcile, writeReconciled,
@@ -118,11 +119,20 @@ export class StoreWriter {
     return this.#write((db) => setArmed(db, armed, now));
   }
 
-  /** The lease and the roots in one call: a tick's first round trip. */
-  beginTick(pid: number, now: number): { lease: LeaseOutcome; roots: RootRow[]; backlog: number } {
+  /** The lease, the roots and the heads history was mined to, in one call: a tick's first round trip. */
+  beginTick(pid: number, now: number): { lease: LeaseOutcome; roots: RootRow[]; backlog: number; minedHeads: Record<number, string> } {
     const lease = this.#write((db) => acquireTickLease(db, pid, now));
     const db = this.#open();
-    return { lease, roots: listRoots(db), backlog: countBacklog(db) };
+    return { lease, roots: listRoots(db), backlog: countBacklog(db), minedHeads: minedHeads(db) };
+  }
+
+  /** Stores a root's mined history (src/history/history-store.ts) in one transaction. */
+  applyHistory(rootId: number, mined: MinedHistory, now: number): HistoryApplied {
+    return this.#write((db) => applyHistory(db, rootId, mined, now));
+  }
+
+  recordHistoryFailure(rootId: number, note: string, now: number): void {
+    this.#write((db) => recordHistoryFailure(db, rootId, note, now));
   }
 
   releaseTickLease(pid: number, now: number, counts: TickCounts | null): void {

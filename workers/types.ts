@@ -6,6 +6,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 import type { FileResult, HashExtractTask } from '../src/ingest/types.js';
+import type { MineRequest } from '../src/history/types.js';
 
 /** The facts detect and ingest produce belong to their rooms; the messages carry them. */
 export type { DetectRequest, DetectResult };
@@ -36,6 +37,12 @@ export interface ResolveCommitTask {
   root: string;
   ref: string;
   gitBinary?: string;
+  abort?: MessagePort;
+}
+
+/** The detect worker's history task: mine a root's commits up to the map's head (src/history/). */
+export interface MineHistoryTask {
+  request: MineRequest;
   abort?: MessagePort;
 }
 

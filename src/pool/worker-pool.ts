@@ -16,7 +16,8 @@ import { Piscina } from 'piscina';
 import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
 import { realTimers, type Timers } from '../timers.js';
-import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type MineHistoryTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
+import type { MineRequest, MineOutcome } from '../history/types.js';
 
 /**
  * Bound on any pool task, in ms (a detection, a hash+extract batch of `max_files` files): each
@@ -100,6 +101,11 @@ export class WorkerPool {
   /** The commit `ref` names in the work tree `root`, or null; its git runs in the pool, under `signal`. */
   resolveCommit(root: string, ref: string, signal?: AbortSignal): Promise<string | null> {
     return this.#runCancellable<ResolveCommitTask, string | null>('detect', 'resolveCommit', (abort) => ({ root, ref, abort }), signal);
+  }
+
+  /** A root's history up to `request.head`, mined in the detect worker (its git killed on `signal`). */
+  mineHistory(request: MineRequest, signal?: AbortSignal): Promise<MineOutcome> {
+    return this.#runCancellable<MineHistoryTask, MineOutcome>('history', 'mineHistory', (abort) => ({ request, abort }), signal);
   }
 
   async hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {

@@ -13,6 +13,8 @@
  *   named    bm25 over the compound identifiers the task names (`parseConfig`)
  *   notes    files named by notes that match the task
  *   imports  files the best few import by a relative specifier (a change spans both)
+ *   history  recency and churn, co-change with the best few, past commit messages
+ *            (history-lists.ts; only for a brain with git history)
  * then a prior lowers generated copies, tests and docs (a change is rarely made there). Every
  * weight is in weights.ts with the eval run that chose it.
  */
@@ -26,6 +28,7 @@ import { posix } from 'node:path';
 import type { ImportRef } from '../ingest/extract/types.js';
 import { sameWord, wordsOfName } from './words.js';
 import * as W from './weights.js';
+import { addHistoryLists, hasHistory } from './history-lists.js';
 
 export interface RankedFile {
   rootId: number;
@@ -168,11 +171,14 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   }
 
   const fused = new Map<Candidate, number>();
-  const addList = (list: Candidate[], weight: number) => {
-    for (const [rank, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + rank + 1));
+  // `ranks` (optional) gives tied entries one rank: a list that cannot tell them apart must not order them by name.
+  const addList = (list: Candidate[], weight: number, ranks?: readonly number[]) => {
+    for (const [i, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + (ranks?.[i] ?? i) + 1));
   };
   const byText = (a: Candidate, b: Candidate) => (a.textRank === b.textRank ? a.path.localeCompare(b.path) : a.textRank < b.textRank ? -1 : 1);
-  addList(candidates.filter((c) => c.textRank !== Infinity), W.TEXT_LIST_WEIGHT);
+  // A small brain without history: the full text is the one list that sees a large file's logic (issue 18).
+  const smallWithoutHistory = total <= W.SMALL_BRAIN_FILES && !hasHistory(db);
+  addList(candidates.filter((c) => c.textRank !== Infinity), smallWithoutHistory ? W.SMALL_BRAIN_TEXT_LIST_WEIGHT : W.TEXT_LIST_WEIGHT);
   addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT);
   addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT);
   addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT);
@@ -201,6 +207,32 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     }
     addList(neighbours, W.NEIGHBOUR_LIST_WEIGHT);
   }
+
+  // History lists (history-lists.ts): a brain without git history skips them.
+  const byPathKey = new Map(candidates.map((c) => [`${c.rootId}\0${c.path}`, c]));
+  const fileAt = db.prepare('SELECT id, symbols FROM files WHERE root_id = ? AND path = ?');
+  addHistoryLists<Candidate>({
+    db,
+    match,
+    candidates: [...candidates],
+    headOf: (n) => candidates
+      .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
+      .sort((a, b) => b.score - a.score || byText(a.c, b.c))
+      .slice(0, n)
+      .map(({ c }) => c),
+    candidateAt: (rootId, path) => {
+      const key = `${rootId}\0${path}`;
+      let c = byPathKey.get(key);
+      if (c) return c;
+      const f = fileAt.get<{ id: number; symbols: string }>(rootId, path);
+      if (!f) return undefined;
+      c = { id: f.id, rootId, path, defs: JSON.parse(f.symbols) as SymbolDef[], textRank: Infinity, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: -1 };
+      byPathKey.set(key, c);
+      candidates.push(c);
+      return c;
+    },
+    addList,
+  });
 
   return candidates
     .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))

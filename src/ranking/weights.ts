@@ -42,6 +42,14 @@ export const FTS_CONTENT_WEIGHT = 1;
 export const RRF_K = 10;
 /** Weights of each ranked list in the fusion (run B: equal lists took hit@5 from 0.60 to 0.71; run T1: text 1.5 moved one task either way). */
 export const TEXT_LIST_WEIGHT = 1;
+/**
+ * The text list's weight in a brain of at most SMALL_BRAIN_FILES files without history (issue
+ * 18, few large files): there a project's logic sits in a few large files that only the full
+ * text names. Run NH-sb2 (history off, 240 tasks): hit@1 145 → 152, hit@5 202 → 203, backbone
+ * 27 → 28 of 30 (BM25 28). With history it costs (HL3-sb2: hit@1 162 → 154), so not there.
+ */
+export const SMALL_BRAIN_FILES = 150;
+export const SMALL_BRAIN_TEXT_LIST_WEIGHT = 2;
 export const PATH_LIST_WEIGHT = 1;
 export const SYMBOL_LIST_WEIGHT = 1;
 /** Files holding the identifiers the task names, and how many are fetched. Run H: 0.5 gave 0.75 / 0.62 (hit@1 0.46 → 0.50); run K1 with 1: 0.73 / 0.62. */
@@ -85,3 +93,38 @@ export const EXPORTED_NAME_BONUS = 0.1;
 /** Files whose definitions are checked for a name query: NAME_CANDIDATES_PER_HIT per requested hit, up to NAME_CANDIDATE_FILES. */
 export const NAME_CANDIDATES_PER_HIT = 3;
 export const NAME_CANDIDATE_FILES = 200;
+// History lists (history-lists.ts, issue 18): mined from the brain's git history up to the
+// mapped commit; a brain without history gets none of them. Runs in docs/recall.md, on eight
+// repositories (hono, axios, underscore, backbone, httpx, starlette, chi, this project), 240 tasks,
+// seed 1, quoted as delegate's hit@1 / hit@5 (tasks of 240) / MRR: before
+// history (run R8) 145 / 202 / 0.712; run HL2 (recency 0.3, co-change 0.3, messages 0.5)
+// 157 / 210 / 0.753. Each list's part is an off run against HL2.
+
+/**
+ * Recency and churn: a file's newest commits counted, each halved every this many commits back.
+ * Off (HL2-rec0): 156 / 206 / 0.751, recall@5 0.832 → 0.817; 0.6 (HL2-rec6): 158 / 208 / 0.756.
+ */
+export const RECENCY_LIST_WEIGHT = 0.3;
+export const RECENT_TOUCHES = 50;
+export const RECENCY_HALF_LIFE_COMMITS = 200;
+/**
+ * Co-change with the best CO_CHANGE_SOURCES candidates, over their newest CO_CHANGE_COMMITS
+ * commits of at most CO_CHANGE_MAX_FILES files. Off (HL2-co0): 155 / 210 / 0.750, recall@5
+ * 0.828; 0.6 (HL2-co6): 153 / 210 / 0.744, recall@5 0.835. A small part, kept for recall.
+ */
+export const CO_CHANGE_LIST_WEIGHT = 0.3;
+export const CO_CHANGE_SOURCES = 3;
+export const CO_CHANGE_COMMITS = 50;
+export const CO_CHANGE_MAX_FILES = 20;
+/** Most files the co-change list names (the best; each new one is a file row read and parsed). */
+export const CO_CHANGE_FILES = 20;
+/**
+ * Files of the MESSAGE_COMMITS commits whose messages best match the task (commits of at most
+ * MESSAGE_MAX_FILES files). Off (HL2-msg0): 153 / 209 / 0.740; 1 (HL2-msg1): 161 / 210 / 0.766
+ * against HL2's 0.5.
+ */
+export const MESSAGE_LIST_WEIGHT = 1;
+export const MESSAGE_COMMITS = 30;
+export const MESSAGE_MAX_FILES = 20;
+/** Most files the messages list names (the best). */
+export const MESSAGE_FILES = 30;

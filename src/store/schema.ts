@@ -151,6 +151,46 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX note_ties_by_note ON note_ties (note_id);
   `,
+  // 7: history lists (src/history/): the commits mined up to the map's head, per root, the paths
+  // each touched, and their messages in a full-text index of their own (rowid = commit id).
+  // A commit's id grows with its age order within a root (oldest inserted first). Nothing is
+  // mined yet: the first tick of a git root builds it.
+  `
+  CREATE TABLE history_state (
+    root_id INTEGER PRIMARY KEY,
+    status TEXT NOT NULL,
+    head TEXT,
+    commits INTEGER NOT NULL DEFAULT 0,
+    bounded INTEGER NOT NULL DEFAULT 0,
+    built_at INTEGER NOT NULL,
+    note TEXT
+  );
+  CREATE TABLE history_commits (
+    id INTEGER PRIMARY KEY,
+    root_id INTEGER NOT NULL,
+    sha TEXT NOT NULL,
+    time INTEGER NOT NULL,
+    files INTEGER NOT NULL
+  );
+  CREATE INDEX history_commits_root ON history_commits (root_id, id);
+  CREATE TABLE history_paths (
+    id INTEGER PRIMARY KEY,
+    root_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    UNIQUE (root_id, path)
+  );
+  CREATE TABLE history_touches (
+    commit_id INTEGER NOT NULL,
+    path_id INTEGER NOT NULL,
+    PRIMARY KEY (commit_id, path_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX history_touches_path ON history_touches (path_id, commit_id);
+  CREATE VIRTUAL TABLE history_fts USING fts5(
+    message,
+    content = '', contentless_delete = 1,
+    tokenize = "unicode61 tokenchars '_'"
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
 import { analyseQuery, seek, taskFiles, withRooms } from '../ranking/index.js';
 import { northRooms, roomsOfPaths } from '../skeleton/index.js';
 import { noteFiles, withMarks } from './note-marks.js';
+import { historyOfRoots } from '../history/index.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
 export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
@@ -64,7 +65,7 @@ export const northTool = defineTool({
     const folders = topFolders(db, 12, 3);
     return {
       brain: brain.id,
-      roots: listRoots(db).map((r) => ({ path: r.path, backend: r.backend })),
+      roots: historyOfRoots(db, listRoots(db).map((r) => ({ id: r.id, path: r.path, backend: r.backend }))),
       files: stats.files,
       symbols: stats.symbols,
       languages: languageCounts(db).slice(0, 12),

@@ -7,6 +7,10 @@
  * only schedules; every await is a yield, so a 1000-file burst never blocks the event loop.
  * The tick holds the brain's lease (vigil-state.ts): another process ticking the same brain
  * makes this one return `busy` rather than race it.
+ *
+ * After the drain, a git root whose HEAD moved past what its history was mined to has the new
+ * commits mined (in the pool's detect worker) and stored (src/history/): history is never ahead
+ * of the map's head. A failed mining is recorded and leaves the tick's work standing.
  */
 import type { Brain } from '../brain/brain.js';
 import { textBuffers, type FileResult, type HashExtractOutput } from '../../workers/types.js';
@@ -45,6 +49,8 @@ export interface TickOptions {
   now?: () => number;
   /** Extract references (false only for the bench's with/without comparison). @default true */
   references?: boolean;
+  /** Mine git history for the history lists when HEAD moved. @default true */
+  history?: boolean;
 }
 
 export interface TickReport {
@@ -60,6 +66,9 @@ export interface TickReport {
   fallback: string | null;
   /** Set when another live process holds the brain's tick lease; nothing was done. */
   busyOwnerPid?: number;
+  /** Commits the history lists gained this tick, and the time mining and storing them took. */
+  historyCommits: number;
+  historyMs: number;
   /** With `collectChanges`: what changed in the map, capped at MAX_COLLECTED_CHANGES. */
   changed?: { root: string; path: string; change: 'ingested' | 'deleted' | 'failed' }[];
 }
@@ -71,8 +80,9 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
   const now = options.now ?? Date.now;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const writer = brain.writer;
-  const { lease, roots, backlog } = await writer.beginTick(process.pid, now());
-  const report: TickReport = { detected: 0, drained: 0, batches: 0, detectMs: 0, drainMs: 0, backlogLeft: 0, backend: null, fallback: null };
+  const { lease, roots, backlog, minedHeads } = await writer.beginTick(process.pid, now());
+  const report: TickReport = { detected: 0, drained: 0, batches: 0, detectMs: 0, drainMs: 0, backlogLeft: 0, backend: null, fallback: null, historyCommits: 0, historyMs: 0 };
+  const heads: { rootId: number; path: string; head: string }[] = [];
   if (!lease.acquired) {
     report.busyOwnerPid = lease.ownerPid;
     report.backlogLeft = backlog;
@@ -100,6 +110,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
         // abort would end the thread and orphan the git instead): a closing owner stops here.
         options.signal,
       );
+      if (detected.backend === 'git' && detected.head !== null && detected.head !== minedHeads[root.id]) heads.push({ rootId: root.id, path: root.path, head: detected.head });
       const pushed = await writer.pushChanges(root.id, detected, now());
       report.detected += pushed.queued;
       waiting = pushed.backlog;
@@ -113,6 +124,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
     // process restarted inside the quiet window still reconciles (src/skeleton/reconciler.ts).
     if (report.drained > 0) await writer.skeletonSetDeadline(now() + AUTO_RECONCILE_QUIET_WINDOW_MS);
     report.drainMs = performance.now() - t1;
+    if (options.history ?? true) await mineHeads(brain, heads, minedHeads, options, report, now);
     finished = true;
     return report;
   } finally {
@@ -129,6 +141,34 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
       writer.runUpkeep().catch((err: Error) => process.stderr.write(`gardener: store upkeep failed (retried after the next tick): ${err.message}\n`));
     }
   }
+}
+
+/** Mines and stores each moved root's history; a failure is recorded for the root, not thrown. */
+async function mineHeads(
+  brain: Brain,
+  heads: readonly { rootId: number; path: string; head: string }[],
+  mined: Record<number, string>,
+  options: TickOptions,
+  report: TickReport,
+  now: () => number,
+): Promise<void> {
+  const t0 = performance.now();
+  for (const { rootId, path, head } of heads) {
+    throwIfAborted(options.signal);
+    try {
+      const history = await brain.pool.mineHistory({ root: path, head, minedHead: mined[rootId] ?? null, gitTimeoutMs: options.gitTimeoutMs ?? GIT_COMMAND_TIMEOUT_MS }, options.signal);
+      if (history.status === 'failed') {
+        await brain.writer.recordHistoryFailure(rootId, history.note, now());
+        continue;
+      }
+      const applied = await brain.writer.applyHistory(rootId, history, now());
+      report.historyCommits += applied.added;
+    } catch (err) {
+      if (err instanceof AbortedError || options.signal?.aborted) throw err;
+      await brain.writer.recordHistoryFailure(rootId, (err as Error).message, now());
+    }
+  }
+  report.historyMs = performance.now() - t0;
 }
 
 /** Pool batches queued ahead of the writer, beyond one per pool thread, so it never idles. */

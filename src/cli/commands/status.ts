@@ -3,6 +3,7 @@ import { listRoots, readStatus, readVigil } from '../../store/index.js';
 import { printJson, printLine } from '../output.js';
 import { iso, withBrains } from './with-brains.js';
 import { ownerWatchBackend } from '../../owner/owner-watch-status.js';
+import { historyOfRoots } from '../../history/index.js';
 
 export async function status(dir: string, opts: { json?: boolean }): Promise<void> {
   await withBrains(async (brains) => {
@@ -24,16 +25,18 @@ export async function status(dir: string, opts: { json?: boolean }): Promise<voi
       since_ref: first?.sinceRef ?? null,
       last_tick_at: iso(vigil.lastTickAt),
       brain: brain.id,
-      roots: roots.map((r) => ({ path: r.path, backend: r.backend, since_ref: r.sinceRef, fallback: r.fallback })),
+      roots: historyOfRoots(db, roots.map((r) => ({ id: r.id, path: r.path, backend: r.backend, since_ref: r.sinceRef, fallback: r.fallback }))),
       alerts: stats.alerts,
       driver: db.driver,
       sqlite: db.sqliteVersion,
     };
     if (opts.json) return printJson(out);
     printLine(`brain ${brain.id} (${brain.file}, ${db.driver}, SQLite ${db.sqliteVersion})`);
-    for (const r of roots) {
+    for (const r of out.roots) {
       const why = r.fallback === 'git_missing' ? ' (git not found on PATH: using the stat walk)' : r.fallback ? ` (${r.fallback})` : '';
-      printLine(`  root ${r.path}: ${r.backend ?? 'not yet detected'} backend${why}${r.sinceRef ? `, at ${r.sinceRef.slice(0, 12)}` : ''}`);
+      const h = r.history;
+      const history = h.status === 'ready' ? `history of ${h.commits} commits${h.bounded ? ' (the newest kept)' : ''}` : h.status === 'none' ? 'no history' : `history ${h.status}${h.note ? `: ${h.note}` : ''}`;
+      printLine(`  root ${r.path}: ${r.backend ?? 'not yet detected'} backend${why}${r.since_ref ? `, at ${r.since_ref.slice(0, 12)}` : ''}; ${history}`);
     }
     printLine(`  ${stats.files} files, ${stats.symbols} symbols, ${stats.backlog} waiting in the backlog, ${stats.alerts} unacknowledged alerts`);
     printLine(`  ${vigil.armed ? 'armed' : 'not armed'}; watched: ${watchBackend === 'none' ? 'no (no live owner watches it)' : watchBackend}; last tick ${out.last_tick_at ?? 'never'}`);
