@@ -8,6 +8,7 @@
  * The tick holds the brain's lease (vigil-state.ts): another process ticking the same brain
  * makes this one return `busy` rather than race it.
  */
+import { dirname, join } from 'node:path';
 import type { Brain } from '../brain/brain.js';
 import { textBuffers, type FileResult, type HashExtractOutput } from '../../workers/types.js';
 import { moved } from '../pool/index.js';
@@ -64,6 +65,9 @@ export interface TickReport {
   changed?: { root: string; path: string; change: 'ingested' | 'deleted' | 'failed' }[];
 }
 
+/** Where the git backend keeps its copy of a root's index: the brain's own (0700) folder. */
+export const statusIndexFileOf = (brain: Brain, rootId: number): string => join(dirname(brain.file), 'git', `root-${rootId}.index`);
+
 /** A scan reports at most this many changed paths; the counts stay exact. */
 export const MAX_COLLECTED_CHANGES = 1000;
 
@@ -95,6 +99,8 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
           inventory: options.inventory ?? false,
           ignoreFingerprint: root.ignoreFingerprint,
           gitTimeoutMs: options.gitTimeoutMs ?? GIT_COMMAND_TIMEOUT_MS,
+          // git's untracked cache, kept in the brain's own copy of the index (detect/status-index.ts).
+          statusIndexFile: statusIndexFileOf(brain, root.id),
         },
         // The pool relays this signal to the detect worker, which kills its git (a Piscina
         // abort would end the thread and orphan the git instead): a closing owner stops here.
