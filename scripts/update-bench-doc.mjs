@@ -9,9 +9,12 @@
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
 //   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json]
 //                                          re-render from saved --json outputs
+//   ... --from-large large.json            also fill "Large repositories" from a saved
+//                                          `bench --large-repo --json` run (else the page keeps its own)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { keptLargeRepoSection, renderLargeRepoSection } from './large-repo-doc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
@@ -332,6 +335,9 @@ const refRows = bench.reference.bursts.map((ref) => {
   ];
 });
 
+const fromLarge = argAfter('--from-large');
+const largeSection = fromLarge ? renderLargeRepoSection(JSON.parse(readFileSync(fromLarge, 'utf8'))) : keptLargeRepoSection(existsSync(out) ? readFileSync(out, 'utf8') : '');
+
 const doc = `# Benchmarks
 
 <!-- Written by scripts/update-bench-doc.mjs from a real run of \`gardener bench --json\`. Do not edit by hand: run \`npm run bench:doc\`. -->
@@ -414,7 +420,7 @@ ${table(
 
 ${whereTheTimeGoes()}
 
-## Reproduce
+${largeSection}## Reproduce
 
 \`\`\`sh
 npm run build
@@ -423,6 +429,8 @@ node dist/src/cli/main.js bench --json           # one JSON object
 node dist/src/cli/main.js bench --no-mcp         # bursts only: no MCP initialize or seek latency
 node_modules/node/bin/node dist/src/cli/main.js bench   # the same on Node 24 (node:sqlite)
 npm run bench:doc                                # re-run on both drivers and rewrite this page
+node dist/src/cli/main.js bench --large-repo --base-files 100000 --repo-cache /tmp/gardener-bench-cache --json > large.json
+node scripts/update-bench-doc.mjs --from run.json --from-large large.json   # add the large-repository section
 \`\`\`
 `;
 

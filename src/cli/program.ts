@@ -172,6 +172,8 @@ program
   .option('--base-files <n>', 'files in the base repository', '5000')
   .option('--runs <n>', 'runs per size (medians are reported)', '3')
   .option('--no-mcp', 'skip MCP cold initialize and server-side seek latency')
+  .option('--large-repo', 'the large-repository case instead: init, idle tick, a 1000-file burst and the watcher at --base-files, beside 5000 files (not for CI)')
+  .option('--repo-cache <dir>', 'keep the generated repositories in this folder and reuse them on the next run')
   .option('--json', 'print one JSON object')
   .action(async (opts) => (await import('./commands/bench.js')).bench(opts));
 

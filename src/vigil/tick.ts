@@ -46,6 +46,11 @@ export interface TickOptions {
   now?: () => number;
   /** Extract references (false only for the bench's with/without comparison). @default true */
   references?: boolean;
+  /**
+   * Run git status on the brain's own index copy, with git's untracked cache (false only for the
+   * bench's on/off comparison, bench/large-repo.ts). @default true
+   */
+  statusIndex?: boolean;
 }
 
 export interface TickReport {
@@ -100,7 +105,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
           ignoreFingerprint: root.ignoreFingerprint,
           gitTimeoutMs: options.gitTimeoutMs ?? GIT_COMMAND_TIMEOUT_MS,
           // git's untracked cache, kept in the brain's own copy of the index (detect/status-index.ts).
-          statusIndexFile: statusIndexFileOf(brain, root.id),
+          statusIndexFile: options.statusIndex === false ? undefined : statusIndexFileOf(brain, root.id),
         },
         // The pool relays this signal to the detect worker, which kills its git (a Piscina
         // abort would end the thread and orphan the git instead): a closing owner stops here.
