@@ -48,7 +48,8 @@ export async function load(url, context, next) {
 
 const hooksRun = typeof register === 'function' && !(process.versions as Record<string, string | undefined>).bun;
 
-test('a gardener mcp session that only answers initialize loads neither commander nor the hosts, the store, the pool, the watcher or tree-sitter', { skip: !hooksRun && 'module.register is Node only' }, async () => {
+/** Runs `gardener mcp` under the loading hook through one `initialize` and stdin's end; returns every URL loaded. */
+async function loadedBy(env: NodeJS.ProcessEnv): Promise<string[]> {
   const repo = await makeGitRepo({ 'a.ts': 'export const a = 1;\n' });
   const temp = await makeTempDir();
   try {
@@ -59,7 +60,7 @@ test('a gardener mcp session that only answers initialize loads neither commande
     writeFileSync(preload, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     writeFileSync(logFile, '');
     const child = spawn(process.execPath, ['--import', pathToFileURL(preload).href, CLI, 'mcp', '--root', repo.dir], {
-      env: { ...process.env, GARDENER_HOME: join(temp.dir, 'home'), GARDENER_NO_OWNER: '1', GARDENER_TEST_LOAD_LOG: logFile },
+      env: { ...process.env, GARDENER_HOME: join(temp.dir, 'home'), ...env, GARDENER_TEST_LOAD_LOG: logFile },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -78,13 +79,29 @@ test('a gardener mcp session that only answers initialize loads neither commande
     child.stdin.end();
     const [code] = await exited;
     assert.equal(code, 0, stderr);
-
     const loaded = readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
     assert.ok(loaded.some((u) => u.includes('/@modelcontextprotocol/sdk/')), 'the hook saw the SDK load');
-    const heavy = loaded.flatMap((url) => NOT_FOR_THE_FIRST_FRAME.filter(([re]) => re.test(url)).map(([, why]) => `${why}: ${url}`));
-    assert.deepEqual(heavy, []);
+    return loaded;
   } finally {
     await temp.cleanup();
     await repo.cleanup();
   }
+}
+
+const heavyIn = (loaded: string[], rules: readonly [RegExp, string][]) =>
+  loaded.flatMap((url) => rules.filter(([re]) => re.test(url)).map(([, why]) => `${why}: ${url}`));
+
+test('a gardener mcp session that only answers initialize loads neither commander nor the hosts, the store, the pool, the watcher or tree-sitter', { skip: !hooksRun && 'module.register is Node only' }, async () => {
+  assert.deepEqual(heavyIn(await loadedBy({ GARDENER_NO_OWNER: '1' }), NOT_FOR_THE_FIRST_FRAME), []);
+});
+
+test('in a home where no owner ever ran (no token), gardener mcp does not load the dial to an owner (sockets, crypto, the proof)', { skip: !hooksRun && 'module.register is Node only' }, async () => {
+  const env = { ...process.env };
+  delete env.GARDENER_NO_OWNER;
+  const loaded = await loadedBy(env);
+  const dial: [RegExp, string][] = [
+    [/\/src\/owner\/(hello|verify-owner|run-paths|owner-file)\.js$/, 'the dial'],
+    [/^node:(net|crypto)$/, 'a built-in only the dial needs'],
+  ];
+  assert.deepEqual(heavyIn(loaded, [...NOT_FOR_THE_FIRST_FRAME, ...dial]), []);
 });

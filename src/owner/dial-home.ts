@@ -4,12 +4,29 @@
  * service manager's is). Used by the proxy, `serve --status/--stop` and the CLI's watch status.
  * A client that cannot read the home's token cannot verify anyone, so it dials nobody.
  */
-import { dialOwner, NO_ANSWER, type ClientHello, type Dialed, type DialFailure } from './hello.js';
-import { readOwnerFile } from './owner-file.js';
-import { runPaths } from './run-paths.js';
-import { readTokenFile } from './verify-owner.js';
+import { lstatSync } from 'node:fs';
+import type { ClientHello, Dialed, DialFailure } from './hello.js';
+import { NO_ANSWER, tokenFileOf } from './no-owner.js';
+
+function tokenMissing(file: string): boolean {
+  try {
+    lstatSync(file);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
 
 export async function dialOwnerOf(home: string, hello: ClientHello, timeoutMs: number): Promise<(Dialed & { socketPath: string }) | DialFailure> {
+  // No token: no owner ever started here (every owner makes one). Said before the dial's
+  // modules load (sockets, crypto, the proof), so the first frame of such a home pays nothing for them.
+  if (tokenMissing(tokenFileOf(home))) return { why: NO_ANSWER, untrusted: false };
+  const [{ dialOwner }, { readOwnerFile }, { runPaths }, { readTokenFile }] = await Promise.all([
+    import('./hello.js'),
+    import('./owner-file.js'),
+    import('./run-paths.js'),
+    import('./verify-owner.js'),
+  ]);
   const paths = runPaths(home);
   const read = readTokenFile(paths.tokenFile);
   if (!('token' in read)) {

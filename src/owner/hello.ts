@@ -18,6 +18,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { decodeUntrustedJson } from '../wire/untrusted-json.js';
+import { NO_ANSWER } from './no-owner.js';
 import { isNonce, makeNonce, proofHolds, socketPlaceProblem } from './verify-owner.js';
 
 /** Most bytes a hello line may take; a longer first line is not a Gardener client. */
@@ -68,8 +69,7 @@ export interface DialFailure {
   untrusted: boolean;
 }
 
-/** Nobody answered (as opposed to a peer that is not a verified owner). */
-export const NO_ANSWER = 'no owner answered';
+export { NO_ANSWER } from './no-owner.js';
 
 /**
  * Checks the socket's place, connects, sends a fresh nonce and checks the proof (keyed by
