@@ -6,7 +6,7 @@
  * repository's index whenever that changes, so what is detected is what a plain status sees.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { detectGit, type DetectRequest, type DetectResult } from '../src/detect/index.js';
@@ -65,6 +65,30 @@ describe('the detector keeps its own index', () => {
       assert.deepEqual(afterCommit.dirty, []);
       assert.deepEqual(userState(repo), committed);
     } finally {
+      await brainDir.cleanup();
+      await repo.cleanup();
+    }
+  });
+
+  it("git uses the copy's untracked cache: a second status of an unchanged tree opens no folder (trace2 says so)", async () => {
+    const repo = await makeGitRepo({ 'a.ts': 'export const a = 1;\n', 'src/b.ts': 'export {}\n', 'src/deep/c.ts': 'export {}\n' });
+    const brainDir = await makeTempDir('gardener-brain-');
+    const trace = join(brainDir.dir, 'trace2.txt');
+    const saved = process.env.GIT_TRACE2_PERF;
+    try {
+      repo.write('src/deep/new.ts', 'export {}\n');
+      // Folders changed in the second the cache is written are racy for git and read again: age them.
+      for (const dir of ['.', 'src', 'src/deep']) utimesSync(join(repo.dir, dir), 1_700_000_000, 1_700_000_000);
+      const req = request(repo.dir, { sinceRef: repo.git('rev-parse', 'HEAD'), statusIndexFile: join(brainDir.dir, 'git', 'root-1.index') });
+      await detectGit(req); // builds the cache in the copy
+      process.env.GIT_TRACE2_PERF = trace;
+      const r = await detectGit(req);
+      assert.deepEqual(r.entries.map((e) => e.path), ['src/deep/new.ts']);
+      const opendirs = readFileSync(trace, 'utf8').split('\n').flatMap((l) => /opendir:(\d+)/.exec(l)?.[1] ?? []);
+      assert.deepEqual(opendirs, ['0'], 'one status, its untracked cache valid: no folder read again');
+    } finally {
+      if (saved === undefined) delete process.env.GIT_TRACE2_PERF;
+      else process.env.GIT_TRACE2_PERF = saved;
       await brainDir.cleanup();
       await repo.cleanup();
     }

@@ -67,19 +67,25 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
   };
 
   // The detector's own index copy, when the brain keeps one (status-index.ts); its source is
-  // the repository's index, located once per root for the worker's life.
+  // the repository's index, located once per root for the worker's life, beside the prefix.
   let indexUse: StatusIndexUse | null = null;
   if (req.statusIndexFile) {
-    let source: string | null | undefined = INDEX_BY_ROOT.get(req.root);
-    if (source === undefined) {
-      const out = await timed(runGit(['rev-parse', '--git-path', 'index'], opts));
-      if (out.code === 0) {
-        source = resolve(req.root, decodePath(chompLine(out.stdout)));
+    let source = INDEX_BY_ROOT.get(req.root);
+    if (source === undefined || !PREFIX_BY_ROOT.has(req.root)) {
+      const [indexOut, prefixOut] = await timed(
+        Promise.all([runGit(['rev-parse', '--git-path', 'index'], opts), PREFIX_BY_ROOT.has(req.root) ? null : runGitOk(['rev-parse', '--show-prefix'], opts)]),
+      );
+      if (prefixOut) PREFIX_BY_ROOT.set(req.root, decodePath(chompLine(prefixOut.stdout)));
+      if (indexOut.code === 0) {
+        source = resolve(req.root, decodePath(chompLine(indexOut.stdout)));
         INDEX_BY_ROOT.set(req.root, source);
       }
     }
     if (source) indexUse = useStatusIndex(source, req.statusIndexFile);
   }
+  // git uses its untracked cache only for a status without a pathspec: a root at the top of its
+  // work tree needs none (the whole tree is its own), a root below it keeps `.` and no cache.
+  const pathspec = indexUse && PREFIX_BY_ROOT.get(req.root) === '' ? [] : ['--', '.'];
 
   // One round trip in the common case: status (with `--branch` for HEAD) beside the prefix,
   // which is cached per root for the worker's life (a root does not move inside its repo).
@@ -87,7 +93,7 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
   const [statusOut, prefixOut, rules] = await timed(
     Promise.all([
       runGitOk(
-        [...(indexUse?.config ?? []), 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
+        [...(indexUse?.config ?? []), 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...pathspec],
         indexUse ? { ...opts, env: indexUse.env } : opts,
       ),
       cachedPrefix === undefined ? runGitOk(['rev-parse', '--show-prefix'], opts) : null,
