@@ -4,9 +4,9 @@
  * size costs, beside the same measures on the default 5000-file repository in the same run:
  *
  *   - init: the first full ingest (an inventory tick, as `gardener init` runs it) in a fresh
- *     home, its wall time per file, where it goes (detection's git, the pool's
- *     read+hash+extract summed over threads, the store writer's commits), and the process's
- *     peak RSS after it;
+ *     home and a process of its own (init-child.ts), its wall time per file, where it goes
+ *     (detection's git, the pool's read+hash+extract summed over threads, the store writer's
+ *     commits), and that process's peak RSS;
  *   - the idle tick against a bare `git status`, with git's untracked cache off and on (see
  *     UNTRACKED_CACHE_LEVERS: the detector runs git with optional locks off, so only an index
  *     that already carries the cache can be read);
@@ -22,6 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Brains, type Brain } from '../src/brain/index.js';
 import { runTick } from '../src/vigil/index.js';
 import { BrainWatcher, ChildWatchBackend } from '../src/watch/index.js';
@@ -58,13 +59,11 @@ export interface InitResult {
   commitMs: number;
   /** Pool threads' read+hash+extract, summed over threads (parallel to the commits), in ms. */
   hashWorkMs: number;
-  /**
-   * The process's peak RSS before and after the ingest, in MB. A process-lifetime peak: only the
-   * repository measured first (the large one) has a peak of its own.
-   */
+  /** The bench process's peak RSS before the ingest, in MB. */
   rssBeforeMb: number;
+  /** The init process's own peak RSS (init-child.ts: what `gardener init` does), in MB. */
   peakRssMb: number;
-  /** RSS right after the ingest, in MB. */
+  /** The bench process's RSS once the brain is open after the ingest, in MB. */
   rssAfterMb: number;
   /** The brain's database file, WAL included, in MB. */
   storeMb: number;
@@ -109,6 +108,7 @@ export interface LargeRepoResult {
 }
 
 const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
+const INIT_CHILD = fileURLToPath(new URL('./init-child.js', import.meta.url));
 
 function storeMb(brain: Brain): number {
   const r = spawnSync('du', ['-sk', brain.file, `${brain.file}-wal`], { encoding: 'utf8' });
@@ -154,36 +154,37 @@ async function measureRepo(parent: string, which: 'large' | 'small', cache: stri
   log(`  ${reused ? 'reused' : 'made and committed'} in ${Math.round(makeMs)} ms`);
   timeGitStatus(repo.dir); // a warm page cache for the tree, as an ingest after a clone would not have but every later tick has
 
-  const brains = new Brains({ home: join(parent, `home-${which}`) });
+  // The init runs in a child process of this runtime (init-child.ts): its peak RSS is the ingest's own.
+  const home = join(parent, `home-${which}`);
+  const rssBeforeMb = peakRssMb();
+  const child = spawnSync(process.execPath, [INIT_CHILD, home, repo.dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`bench: the init child exited with ${child.status ?? child.signal}: ${child.stderr.trim().slice(-2000)}`);
+  const c = JSON.parse(child.stdout.trim().split('\n').pop()!) as Record<string, number>;
+  if (c.drained !== files || c.backlogLeft !== 0) throw new Error(`bench: the first ingest drained ${c.drained} of ${files} files and left ${c.backlogLeft}`);
+
+  const brains = new Brains({ home });
   open.push(brains); // closed by the caller, also when this throws
   brains.pool.warm();
   const { brain } = await brains.ensure(repo.dir);
   const clock = new StageClock(brain);
-  const rssBeforeMb = peakRssMb();
-  clock.take();
-  t0 = performance.now();
-  const first = await runTick(clock.brain, { inventory: true });
-  const ms = performance.now() - t0;
-  const stages = clock.take();
-  if (first.drained !== files || first.backlogLeft !== 0) throw new Error(`bench: the first ingest drained ${first.drained} of ${files} files and left ${first.backlogLeft}`);
   const init: InitResult = {
     files,
-    ms,
-    msPerFile: ms / files,
-    batches: first.batches,
-    detectMs: first.detectMs,
-    drainMs: first.drainMs,
-    gitMs: stages.gitMs,
-    commitMs: stages.commitMs,
-    hashWorkMs: stages.hashWorkMs,
+    ms: c.ms!,
+    msPerFile: c.ms! / files,
+    batches: c.batches!,
+    detectMs: c.detectMs!,
+    drainMs: c.drainMs!,
+    gitMs: c.gitMs!,
+    commitMs: c.commitMs!,
+    hashWorkMs: c.hashWorkMs!,
     rssBeforeMb,
-    peakRssMb: peakRssMb(),
+    peakRssMb: c.maxRssMb!,
     rssAfterMb: process.memoryUsage().rss / (1 << 20),
     storeMb: storeMb(brain),
   };
   log(
-    `  init ${(ms / 1000).toFixed(1)} s (${init.msPerFile.toFixed(3)} ms per file, ${init.batches} batches; detect ${init.detectMs.toFixed(0)} ms [git ${init.gitMs.toFixed(0)}], ` +
-      `drain ${init.drainMs.toFixed(0)} ms [commits ${init.commitMs.toFixed(0)}, pool work ${init.hashWorkMs.toFixed(0)}]), peak RSS ${init.peakRssMb.toFixed(0)} MB, store ${init.storeMb.toFixed(0)} MB`,
+    `  init ${(init.ms / 1000).toFixed(1)} s in a child process (${init.msPerFile.toFixed(3)} ms per file, ${init.batches} batches; detect ${init.detectMs.toFixed(0)} ms [git ${init.gitMs.toFixed(0)}], ` +
+      `drain ${init.drainMs.toFixed(0)} ms [commits ${init.commitMs.toFixed(0)}, pool work ${init.hashWorkMs.toFixed(0)}]), its peak RSS ${init.peakRssMb.toFixed(0)} MB, store ${init.storeMb.toFixed(0)} MB`,
   );
   await brain.writer.setArmed(true, Date.now());
   const ctx: BenchContext = { brain, repo, floor: await FloorMeter.create(), clock, log: (l) => log(`  ${l}`) };

@@ -30,13 +30,12 @@ export function renderLargeRepoSection(json) {
     table(
       ['', `${n(l.files)} files`, `${n(s.files)} files`],
       [
-        side('init (first full ingest)', (r) => `**${fmt(r.init_ms / 1000)} s**`),
+        side('init (first full ingest, own process)', (r) => `**${fmt(r.init_ms / 1000)} s**`),
         side('init per file', (r) => `${r.init_ms_per_file.toFixed(3)} ms`),
         side('… detection (its git)', (r) => `${fmt(r.init_detect_ms)} ms (${fmt(r.init_git_ms)} ms)`),
         side('… drain (writer commits)', (r) => `${fmt(r.init_drain_ms)} ms (${fmt(r.init_commit_ms)} ms)`),
         side('… pool read+hash+extract, summed', (r) => `${fmt(r.init_pool_work_ms)} ms`),
-        side('peak RSS after init (process)', (r) => (r.peak_rss_after_init_mb === null ? '— (runs second)' : `${fmt(r.peak_rss_after_init_mb)} MB`)),
-        side('RSS right after init', (r) => `${fmt(r.rss_after_init_mb)} MB`),
+        side('init process peak RSS', (r) => `${fmt(r.peak_rss_after_init_mb)} MB`),
         side('store (db + WAL)', (r) => `${fmt(r.store_mb)} MB`),
         side('idle tick', (r) => `${fmt(r.idle_tick_ms)} ms`),
         side('bare `git status`', (r) => `${fmt(r.git_status_ms)} ms`),
