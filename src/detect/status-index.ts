@@ -17,7 +17,7 @@
  * this time, never an error. `core.splitIndex=false` keeps a write of the copy from adding
  * shared-index files to the repository's own git folder.
  */
-import { copyFileSync, mkdirSync, renameSync, statSync, unlinkSync, utimesSync, type Stats } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -65,6 +65,9 @@ export function useStatusIndex(source: string, copy: string): StatusIndexUse | n
       copyFileSync(source, tmp);
       utimesSync(tmp, st.atime, st.mtime);
       renameSync(tmp, copy);
+      // A git killed while it wrote the copy leaves its lock, and every later status would skip
+      // the write for good (optional locks give up silently): a fresh copy starts without one.
+      rmSync(`${copy}.lock`, { force: true });
     } catch {
       try {
         unlinkSync(tmp);
