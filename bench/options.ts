@@ -2,6 +2,7 @@
  * The bench's options, checked once before anything is written to disk: a bad value is an
  * InvalidArgumentError naming the option and the value received (CLI exit code 2).
  */
+import { resolve } from 'node:path';
 import { InvalidArgumentError } from '../src/errors.js';
 
 /** Most base files: 8 KB each, so 100 000 is 800 MB of temp files, past which we measure the disk. */
@@ -10,7 +11,7 @@ export const MAX_BASE_FILES = 100_000;
 export const MAX_RUNS = 100;
 
 export interface BenchOptions {
-  /** Burst sizes, in files, in the order they run. @default [10, 100, 1000] */
+  /** Burst sizes, in files, in the order they run; none with `largeRepo`. @default [10, 100, 1000] */
   sizes: readonly number[];
   /** Files in the base repository. @default 5000 */
   baseFiles: number;
@@ -18,6 +19,10 @@ export interface BenchOptions {
   runs: number;
   /** Measure MCP cold `initialize` (plain and with a parked git) and server-side `seek` latency. @default true */
   mcp: boolean;
+  /** Run the large-repository case (bench/large-repo.ts) instead of the bursts. @default false */
+  largeRepo: boolean;
+  /** An absolute folder where generated repositories are kept and reused between runs; null: none. @default null */
+  repoCache: string | null;
 }
 
 export interface RawBenchOptions {
@@ -26,6 +31,8 @@ export interface RawBenchOptions {
   runs?: unknown;
   /** `false` from `--no-mcp`. */
   mcp?: unknown;
+  largeRepo?: unknown;
+  repoCache?: unknown;
 }
 
 function describe(value: unknown): string {
@@ -45,7 +52,10 @@ function integer(option: string, value: unknown, min: number, max: number): numb
 export function parseBenchOptions(raw: RawBenchOptions): BenchOptions {
   const baseFiles = integer('--base-files', raw.baseFiles ?? '5000', 1, MAX_BASE_FILES);
   const runs = integer('--runs', raw.runs ?? '3', 1, MAX_RUNS);
-  const list = raw.sizes ?? '10,100,1000';
+  const largeRepo = raw.largeRepo ?? false;
+  if (typeof largeRepo !== 'boolean') throw new InvalidArgumentError(`--large-repo takes no value, got ${describe(largeRepo)}`);
+  // The large-repository case measures its own 1000-file burst (bench/large-repo.ts): no sizes.
+  const list = largeRepo ? [] : raw.sizes ?? '10,100,1000';
   if (typeof list !== 'string' && !Array.isArray(list)) {
     throw new InvalidArgumentError(`--sizes must be a comma-separated list of burst sizes, got ${describe(list)}`);
   }
@@ -65,5 +75,10 @@ export function parseBenchOptions(raw: RawBenchOptions): BenchOptions {
   }
   const mcp = raw.mcp ?? true;
   if (typeof mcp !== 'boolean') throw new InvalidArgumentError(`--no-mcp takes no value, got ${describe(mcp)}`);
-  return Object.freeze({ sizes: Object.freeze(sizes), baseFiles, runs, mcp });
+  const cache = raw.repoCache ?? null;
+  if (cache !== null && (typeof cache !== 'string' || cache.trim() === '')) {
+    throw new InvalidArgumentError(`--repo-cache must be a folder, got ${describe(cache)}`);
+  }
+  const repoCache = cache === null ? null : resolve(cache);
+  return Object.freeze({ sizes: Object.freeze(sizes), baseFiles, runs, mcp, largeRepo, repoCache });
 }

@@ -83,7 +83,7 @@ function peakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024; // maxRSS is in KB
 }
 
-function describeMachine(poolThreads: number): Machine {
+export function describeMachine(poolThreads: number): Machine {
   const list = cpus();
   const sqlite = sqliteDriver();
   const bun = (process.versions as Record<string, string | undefined>).bun;

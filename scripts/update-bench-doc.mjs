@@ -12,9 +12,12 @@
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
 //   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json] [--from-bun runbun.json]
 //                                          re-render from saved --json outputs
+//   ... --from-large large.json            also fill "Large repositories" from a saved
+//                                          `bench --large-repo --json` run (else the page keeps its own)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { keptLargeRepoSection, renderLargeRepoSection } from './large-repo-doc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
@@ -53,6 +56,9 @@ for (const key of ['runs', 'peak_rss_mb', 'reference']) {
   if (!(key in bench)) throw new Error(`update-bench-doc: the bench output has no "${key}"`);
 }
 
-const doc = formatMarkdown(bench, other, bun);
+const fromLarge = argAfter('--from-large');
+const largeSection = fromLarge ? renderLargeRepoSection(JSON.parse(readFileSync(fromLarge, 'utf8'))) : keptLargeRepoSection(existsSync(out) ? readFileSync(out, 'utf8') : '');
+
+const doc = formatMarkdown(bench, other, bun, largeSection);
 writeFileSync(out, doc);
 process.stderr.write(`update-bench-doc: wrote ${out}\n`);

@@ -116,3 +116,27 @@ test('a file that cannot be read mid-ingest is skipped with an alert, and the re
     await repo.cleanup();
   }
 });
+
+test('gardener mcp answers bad input the same with or without commander: a missing --root folder, a bare --root, an unknown option, --help', async () => {
+  const home = await makeTempDir('gardener-home-');
+  try {
+    const env = { ...process.env, GARDENER_HOME: home.dir, GARDENER_NO_OWNER: '1' };
+    for (const args of [['mcp', '--root', '/no/such/folder/anywhere'], ['mcp', '--root=/no/such/folder/anywhere']]) {
+      const r = gardener(args, env);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /\/no\/such\/folder\/anywhere.*GDN_FOLDER_NOT_FOUND/);
+      assert.equal(r.stdout, '', 'nothing on stdout: it is the protocol channel');
+    }
+    const bare = gardener(['mcp', '--root'], env);
+    assert.equal(bare.code, 2);
+    assert.match(bare.stderr, /--root <dir>.*argument missing/);
+    const unknown = gardener(['mcp', '--frobnicate'], env);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown option '--frobnicate'/);
+    const help = gardener(['mcp', '--help'], env);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /serve MCP over stdio/);
+  } finally {
+    await home.cleanup();
+  }
+});

@@ -15,7 +15,7 @@ import { sourceFiles } from './helpers/brains.js';
 import { connectGardener } from './helpers/mcp-client.js';
 import { homeToken, listenStandIn, ownerEnv, runCli } from './helpers/owner.js';
 import { socketPlaceProblem } from '../src/owner/verify-owner.js';
-import { dialOwner } from '../src/owner/dial-home.js';
+import { dialOwner } from '../src/owner/dial-owner.js';
 import { VERSION } from '../src/version.js';
 
 const asRoot = process.getuid?.() === 0;

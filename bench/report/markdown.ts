@@ -357,7 +357,7 @@ function driversSection(bench: BenchJson, other: BenchJson | null): string {
  * other SQLite driver when there is one. A saved run from before a part existed still renders:
  * the part says it was not in that run.
  */
-export function formatMarkdown(bench: BenchJson, other: BenchJson | null = null, bun: BenchJson | BenchFailed | null = null): string {
+export function formatMarkdown(bench: BenchJson, other: BenchJson | null = null, bun: BenchJson | BenchFailed | null = null, largeSection = ''): string {
 const m: Partial<Machine> = bench.machine ?? {};
 const bySize = new Map(bench.runs.map((r) => [r.size, r]));
 const targetRows = (bench.targets ?? []).map((t) => [t.target, value(t), status(t)]);
@@ -461,7 +461,7 @@ ${table(
 
 ${whereTheTimeGoes(bench)}
 
-## Reproduce
+${largeSection}## Reproduce
 
 \`\`\`sh
 npm run build
@@ -471,6 +471,8 @@ node dist/src/cli/main.js bench --no-mcp         # bursts only: no MCP initializ
 node_modules/node/bin/node dist/src/cli/main.js bench   # the same on Node 24 (node:sqlite)
 node_modules/.bin/bun dist/src/cli/main.js bench        # the same on Bun (bun:sqlite)
 npm run bench:doc                                # re-run on Node 20, Node 24 and Bun and rewrite this page
+node dist/src/cli/main.js bench --large-repo --base-files 100000 --repo-cache /tmp/gardener-bench-cache --json > large.json
+node scripts/update-bench-doc.mjs --from run.json --from-large large.json   # add the large-repository section
 \`\`\`
 `;
 return doc;

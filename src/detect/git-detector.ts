@@ -17,6 +17,7 @@
  * lstat'ed (see stat-paths.ts). Rules that changed since the map last looked make the
  * detection an inventory (gardener-ignore.ts).
  */
+import { resolve } from 'node:path';
 import { decodePath } from '../paths/path-bytes.js';
 import { AbortedError, GitError } from '../errors.js';
 import { parseDiffNameStatus, parseLsFiles, parseStatusV2 } from './git-status-parser.js';
@@ -24,6 +25,7 @@ import { runGit, runGitOk, type GitOutput, type RunGitOptions } from './run-git.
 import { makeSkipFilter } from './skip-dirs.js';
 import { loadGardenerIgnore } from './gardener-ignore.js';
 import { isSafeRelPath, statPaths } from './stat-paths.js';
+import { useStatusIndex, type StatusIndexUse } from './status-index.js';
 import type { DetectFallback, DetectRequest, DetectResult } from './types.js';
 
 /** A sinceRef is a hex object name; anything else (a corrupt row, an option) never reaches git's argv. */
@@ -36,6 +38,8 @@ function chompLine(out: Buffer): Buffer {
 
 /** Each root's path below its repository's top, as `rev-parse --show-prefix` said it. */
 const PREFIX_BY_ROOT = new Map<string, string>();
+/** Each root's repository index, as `rev-parse --git-path index` said it (absolute). */
+const INDEX_BY_ROOT = new Map<string, string>();
 
 /** HEAD from the `# branch.oid <sha>` header of `status --branch`; null for `(initial)`. */
 function branchOid(out: Buffer): string | null {
@@ -62,14 +66,35 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
     }
   };
 
+  // The detector's own index copy, when the brain keeps one (status-index.ts); its source is
+  // the repository's index, located once per root for the worker's life, beside the prefix.
+  let indexUse: StatusIndexUse | null = null;
+  if (req.statusIndexFile) {
+    let source = INDEX_BY_ROOT.get(req.root);
+    if (source === undefined || !PREFIX_BY_ROOT.has(req.root)) {
+      const [indexOut, prefixOut] = await timed(
+        Promise.all([runGit(['rev-parse', '--git-path', 'index'], opts), PREFIX_BY_ROOT.has(req.root) ? null : runGitOk(['rev-parse', '--show-prefix'], opts)]),
+      );
+      if (prefixOut) PREFIX_BY_ROOT.set(req.root, decodePath(chompLine(prefixOut.stdout)));
+      if (indexOut.code === 0) {
+        source = resolve(req.root, decodePath(chompLine(indexOut.stdout)));
+        INDEX_BY_ROOT.set(req.root, source);
+      }
+    }
+    if (source) indexUse = useStatusIndex(source, req.statusIndexFile);
+  }
+  // git uses its untracked cache only for a status without a pathspec: a root at the top of its
+  // work tree needs none (the whole tree is its own), a root below it keeps `.` and no cache.
+  const pathspec = indexUse && PREFIX_BY_ROOT.get(req.root) === '' ? [] : ['--', '.'];
+
   // One round trip in the common case: status (with `--branch` for HEAD) beside the prefix,
   // which is cached per root for the worker's life (a root does not move inside its repo).
   const cachedPrefix = PREFIX_BY_ROOT.get(req.root);
   const [statusOut, prefixOut, rules] = await timed(
     Promise.all([
       runGitOk(
-        ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
-        opts,
+        [...(indexUse?.config ?? []), 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...pathspec],
+        indexUse ? { ...opts, env: indexUse.env } : opts,
       ),
       cachedPrefix === undefined ? runGitOk(['rev-parse', '--show-prefix'], opts) : null,
       loadGardenerIgnore(req.root),

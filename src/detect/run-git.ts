@@ -36,6 +36,8 @@ export interface RunGitOptions {
   /** Bound on this git process, in ms. @default GIT_COMMAND_TIMEOUT_MS */
   gitTimeoutMs?: number;
   signal?: AbortSignal;
+  /** Set on top of the usual git environment (status-index.ts: the detector's own index copy). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface GitOutput {
@@ -62,7 +64,7 @@ export function isGitMissing(err: unknown): boolean {
  * or outlives `gitTimeoutMs`, and with AbortedError when `signal` aborts.
  */
 export function runGit(args: readonly string[], options: RunGitOptions): Promise<GitOutput> {
-  const { cwd, gitBinary = 'git', gitTimeoutMs = GIT_COMMAND_TIMEOUT_MS, signal } = options;
+  const { cwd, gitBinary = 'git', gitTimeoutMs = GIT_COMMAND_TIMEOUT_MS, signal, env } = options;
   const what = `git ${args[0] ?? ''}`.trim();
   return new Promise<GitOutput>((resolve, reject) => {
     if (signal?.aborted) {
@@ -99,7 +101,7 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(gitBinary, ['-C', cwd, '-c', 'core.quotePath=false', ...args], {
-        env: gitEnv(),
+        env: env ? { ...gitEnv(), ...env } : gitEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
       });

@@ -41,6 +41,12 @@ export interface DetectRequest {
    * the map. @default null (no rules)
    */
   ignoreFingerprint?: string | null;
+  /**
+   * A private file (in the brain's folder) where the git backend keeps its own copy of the
+   * repository's index, so `git status` can keep git's untracked cache without writing the
+   * user's index or config (status-index.ts). Unset: a plain status. @default undefined
+   */
+  statusIndexFile?: string;
 }
 
 export interface ChangedEntry {

@@ -20,6 +20,7 @@ import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { socketFolderProblem } from './verify-owner.js';
+import { tokenFileOf } from './no-owner.js';
 
 /**
  * Longest socket path we bind, in bytes: sun_path is 108 bytes on Linux and 104 on macOS,
@@ -51,7 +52,7 @@ export function runPaths(home: string, env: NodeJS.ProcessEnv = process.env): Ru
     socketDir = join(tmpdir(), `gardener-${uid}`);
     socket = join(socketDir, `${tag}.sock`);
   }
-  return { home, runDir, ownerFile: join(runDir, 'owner.json'), tokenFile: join(home, 'token'), lockFile: join(runDir, 'owner.lock'), socketDir, socket, fallback };
+  return { home, runDir, ownerFile: join(runDir, 'owner.json'), tokenFile: tokenFileOf(home), lockFile: join(runDir, 'owner.lock'), socketDir, socket, fallback };
 }
 
 /** Why a folder is not private enough, or null when it is fine. */

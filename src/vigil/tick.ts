@@ -12,6 +12,7 @@
  * commits mined (in the pool's detect worker) and stored (src/history/): history is never ahead
  * of the map's head. A failed mining is recorded and leaves the tick's work standing.
  */
+import { dirname, join } from 'node:path';
 import type { Brain } from '../brain/brain.js';
 import { textBuffers, type FileResult, type HashExtractOutput } from '../../workers/types.js';
 import { moved } from '../pool/index.js';
@@ -51,6 +52,11 @@ export interface TickOptions {
   references?: boolean;
   /** Mine git history for the history lists when HEAD moved. @default true */
   history?: boolean;
+  /**
+   * Run git status on the brain's own index copy, with git's untracked cache (false only for the
+   * bench's on/off comparison, bench/large-repo.ts). @default true
+   */
+  statusIndex?: boolean;
 }
 
 export interface TickReport {
@@ -72,6 +78,9 @@ export interface TickReport {
   /** With `collectChanges`: what changed in the map, capped at MAX_COLLECTED_CHANGES. */
   changed?: { root: string; path: string; change: 'ingested' | 'deleted' | 'failed' }[];
 }
+
+/** Where the git backend keeps its copy of a root's index: the brain's own (0700) folder. */
+export const statusIndexFileOf = (brain: Brain, rootId: number): string => join(dirname(brain.file), 'git', `root-${rootId}.index`);
 
 /** A scan reports at most this many changed paths; the counts stay exact. */
 export const MAX_COLLECTED_CHANGES = 1000;
@@ -105,6 +114,8 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
           inventory: options.inventory ?? false,
           ignoreFingerprint: root.ignoreFingerprint,
           gitTimeoutMs: options.gitTimeoutMs ?? GIT_COMMAND_TIMEOUT_MS,
+          // git's untracked cache, kept in the brain's own copy of the index (detect/status-index.ts).
+          statusIndexFile: options.statusIndex === false ? undefined : statusIndexFileOf(brain, root.id),
         },
         // The pool relays this signal to the detect worker, which kills its git (a Piscina
         // abort would end the thread and orphan the git instead): a closing owner stops here.

@@ -27,10 +27,15 @@ export interface WatchBackend {
 /** .git folders that churn without meaning a checkout or a commit. */
 const GIT_NOISE = ['.git/objects', '.git/logs', '.git/hooks', '.git/info', '.git/lfs', '.git/modules', '.git/worktrees'];
 
-/** The ignore list handed to the native watcher: noise folders at any depth, and .git noise. */
+/**
+ * The ignore list handed to the native watcher: noise folders at any depth, and .git noise.
+ * The folders at any depth are ONE brace glob: @parcel/watcher matches every path of its
+ * initial crawl against each glob as its own std::regex, and at 100 000 files twenty globs made
+ * a subscribe take 10-15 s against 1.4 s for one (bench --large-repo; plain paths cost nothing).
+ */
 export function nativeIgnores(): string[] {
   const names = [...SKIP_DIR_NAMES].filter((n) => n !== '.git');
-  return [...GIT_NOISE, ...names.map((n) => `**/${n}`)];
+  return [...GIT_NOISE, `**/{${names.join(',')}}`];
 }
 
 interface ParcelWatcher {
