@@ -17,15 +17,11 @@
  *   node dist/bench/history-cost.js [--files 5000] [--commits 10000]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Brains } from '../src/brain/index.js';
-import { dispatchTool, type ToolContext } from '../src/dispatch/index.js';
-import { FolderProbe } from '../src/probe/index.js';
-import { Session } from '../src/session/index.js';
-import { TOOLS } from '../src/tools/index.js';
-import { runTick, Vigils } from '../src/vigil/index.js';
+import { dispatchTool } from '../src/dispatch/index.js';
+import { runTick } from '../src/vigil/index.js';
+import { ScratchHome } from './scratch-home.js';
 import { openDatabase, type Database } from '../src/store/index.js';
 import { makeBenchRepo, type BenchRepo } from './fixtures/make-repo.js';
 import { Rng, seedOf } from './fixtures/source-files.js';
@@ -79,15 +75,11 @@ async function main(): Promise<void> {
     else if (argv[i] === '--commits') commits = intArg('commits', argv[++i], 1);
     else throw new Error(`usage: node dist/bench/history-cost.js [--files N] [--commits N] (got ${argv[i]})`);
   }
-  const tmp = mkdtempSync(join(tmpdir(), 'gardener-history-cost-'));
-  const brains = new Brains({ home: join(tmp, 'home'), maxThreads: 2 });
-  const vigils = new Vigils({ log: () => {} });
-  const probe = new FolderProbe({ resolveBrain: async () => null });
-  let session: Session | undefined;
+  const scratch = new ScratchHome('gardener-history-cost-');
   try {
-    const repo = await makeBenchRepo(join(tmp, 'repo'), files);
+    const repo = await makeBenchRepo(join(scratch.dir, 'repo'), files);
     const words = drawQueries(repo, 400).flatMap((q) => q.split(/\s+/));
-    const { brain } = await brains.ensure(repo.dir);
+    const { brain } = await scratch.brains.ensure(repo.dir);
     await runTick(brain, { inventory: true });
     await brain.writer.runUpkeep();
     const before = brainBytes(brain.reader);
@@ -102,8 +94,7 @@ async function main(): Promise<void> {
     repo.git('commit', '-q', '-am', 'one more commit');
     const update = await runTick(brain);
 
-    session = new Session({ folder: repo.dir, brains, vigils, probe, tools: TOOLS, log: () => {} });
-    const ctx: ToolContext = { session, signal: new AbortController().signal, progress: () => {} };
+    const { session, ctx } = scratch.session(repo.dir);
     const rng = new Rng(seedOf(repo.seed, 'delegate'));
     const task = () => Array.from({ length: 8 }, () => rng.pick(words)).join(' ');
     const ms: number[] = [];
@@ -111,7 +102,7 @@ async function main(): Promise<void> {
     const side = openDatabase(brain.file);
     const timed = async (text: string): Promise<number> => {
       const t0 = performance.now();
-      const r = await dispatchTool(session!.toolsByName, 'delegate', { task: text }, ctx);
+      const r = await dispatchTool(session.toolsByName, 'delegate', { task: text }, ctx);
       JSON.stringify(r.value);
       if (r.isError) throw new Error(`history-cost: delegate failed: ${JSON.stringify(r.value)}`);
       return performance.now() - t0;
@@ -145,11 +136,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } finally {
-    await session?.close();
-    await probe.close();
-    await vigils.close();
-    await brains.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await scratch.close();
   }
 }
 

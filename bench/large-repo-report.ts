@@ -13,14 +13,10 @@ import {
   type RepoMeasures,
 } from './large-repo.js';
 import type { Machine } from './run-bench.js';
+import type { BenchTarget } from './report/shape.js';
 
-export interface LargeTarget {
-  target: string;
-  limit: number;
-  value: number | null;
-  unit: 'ms' | 'MB' | 'x';
-  status: 'met' | 'missed' | 'not measured';
-}
+/** A target of the large-repository case, judged like the bench's own (report/shape.ts). */
+export type LargeTarget = BenchTarget;
 
 export interface RepoJson {
   files: number;

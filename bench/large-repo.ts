@@ -19,8 +19,6 @@
  * removed at the end.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Brains, type Brain } from '../src/brain/index.js';
@@ -32,6 +30,7 @@ import type { BenchOptions } from './options.js';
 import { inotifyWatches, rssMb } from './proc-stats.js';
 import { StageClock } from './stage-clock.js';
 import { measureBursts, measureIdle, median, warmUp, type BenchContext, type BurstResult, type IdleResult } from './tick-burst.js';
+import { benchTempFolder } from './temp-folder.js';
 
 /** The burst measured in both repositories. */
 export const LARGE_BURST_FILES = 1000;
@@ -234,15 +233,8 @@ async function measureWatchStart(ctx: BenchContext, log: (line: string) => void)
 }
 
 export async function runLargeRepoBench(options: BenchOptions, log: (line: string) => void): Promise<LargeRepoResult> {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'gardener-bench-large-')));
-  const removeTemp = () => rmSync(parent, { recursive: true, force: true });
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: removing ${parent}`);
-    removeTemp();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const temp = benchTempFolder('gardener-bench-large-', log);
+  const parent = temp.path;
   const open: Brains[] = [];
   try {
     // The large repository first, so its init's peak RSS is its own.
@@ -273,12 +265,10 @@ export async function runLargeRepoBench(options: BenchOptions, log: (line: strin
     open.pop();
     return { date: new Date().toISOString(), large: { ...large.m, untrackedCache, watch, watchNotMeasured }, small: small.m, peakRssMb: peakRssMb(), poolThreads };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     try {
       await Promise.allSettled(open.map((b) => b.close()));
     } finally {
-      removeTemp();
+      temp.remove();
     }
   }
 }

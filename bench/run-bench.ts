@@ -6,8 +6,7 @@
  * removed in `finally`, and on SIGINT/SIGTERM before the process exits.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, platform, arch, release, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, platform, arch, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Brains } from '../src/brain/index.js';
 import { sqliteDriver } from '../src/store/index.js';
@@ -23,6 +22,7 @@ import { measureWatch, type WatchBenchResult } from './watch-latency.js';
 import { measureTreeSitterBurst, TREE_SITTER_BURST_FILES, type TreeSitterBurstResult } from './tree-sitter-burst.js';
 import { measureReferencesCost, type ReferencesCost } from './references-cost.js';
 import { measureMemoryBreakdown, type MemoryBreakdown } from './memory-breakdown.js';
+import { benchTempFolder } from './temp-folder.js';
 
 /** The burst the references' cost is measured on (issue 16: the 1000-file burst). */
 const REFERENCES_COST_BURST_FILES = 1000;
@@ -111,15 +111,8 @@ export function describeMachine(poolThreads: number): Machine {
 }
 
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<BenchResult> {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'gardener-bench-')));
-  const removeTemp = () => rmSync(parent, { recursive: true, force: true });
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: removing ${parent}`);
-    removeTemp();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const temp = benchTempFolder('gardener-bench-', log);
+  const parent = temp.path;
   let brains: Brains | undefined;
   try {
     log(`making a repository of ${options.baseFiles} files in ${parent}`);
@@ -185,12 +178,10 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       referencesCost,
     };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     try {
       await brains?.close();
     } finally {
-      removeTemp();
+      temp.remove();
     }
   }
 }

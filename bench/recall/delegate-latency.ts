@@ -4,15 +4,10 @@
  * sentences (declared names and comment words of its own sources, drawn with a fixed seed)
  * sent through `dispatchTool` one at a time, each timed alone, after a few unmeasured ones.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Brains } from '../../src/brain/index.js';
-import { dispatchTool, type ToolContext } from '../../src/dispatch/index.js';
-import { FolderProbe } from '../../src/probe/index.js';
-import { Session } from '../../src/session/index.js';
-import { TOOLS } from '../../src/tools/index.js';
-import { runTick, Vigils } from '../../src/vigil/index.js';
+import { dispatchTool } from '../../src/dispatch/index.js';
+import { runTick } from '../../src/vigil/index.js';
+import { ScratchHome } from '../scratch-home.js';
 import { makeBenchRepo } from '../fixtures/make-repo.js';
 import { Rng, seedOf } from '../fixtures/source-files.js';
 import { drawQueries } from '../seek-latency.js';
@@ -32,17 +27,12 @@ export interface DelegateLatency {
 }
 
 export async function measureDelegateLatency(files: number, log: (line: string) => void): Promise<DelegateLatency> {
-  const tmp = mkdtempSync(join(tmpdir(), 'gardener-recall-latency-'));
-  const brains = new Brains({ home: join(tmp, 'home'), maxThreads: 2 });
-  const vigils = new Vigils({ log: () => {} });
-  const probe = new FolderProbe({ resolveBrain: async () => null });
-  let session: Session | undefined;
+  const scratch = new ScratchHome('gardener-recall-latency-');
   try {
-    const repo = await makeBenchRepo(join(tmp, 'repo'), files);
-    const { brain } = await brains.ensure(repo.dir);
+    const repo = await makeBenchRepo(join(scratch.dir, 'repo'), files);
+    const { brain } = await scratch.brains.ensure(repo.dir);
     await runTick(brain, { inventory: true });
-    session = new Session({ folder: repo.dir, brains, vigils, probe, tools: TOOLS, log: () => {} });
-    const ctx: ToolContext = { session, signal: new AbortController().signal, progress: () => {} };
+    const { session, ctx } = scratch.session(repo.dir);
     const rng = new Rng(seedOf(repo.seed, 'delegate'));
     const words = drawQueries(repo, 400);
     const task = () => Array.from({ length: TASK_WORDS }, () => rng.pick(words)).join(' ');
@@ -58,10 +48,6 @@ export async function measureDelegateLatency(files: number, log: (line: string) 
     log(`delegate on the ${files}-file bench brain: p50 ${out.p50_ms.toFixed(1)} ms, p99 ${out.p99_ms.toFixed(1)} ms over ${ms.length} tasks`);
     return out;
   } finally {
-    await session?.close();
-    await probe.close();
-    await vigils.close();
-    await brains.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await scratch.close();
   }
 }

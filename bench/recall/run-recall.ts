@@ -7,17 +7,13 @@
  * the brain and its home live in one temporary folder removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { Brains } from '../../src/brain/index.js';
-import { dispatchTool, type ToolContext } from '../../src/dispatch/index.js';
+import { dispatchTool } from '../../src/dispatch/index.js';
 import { languageOf } from '../../src/ingest/language.js';
-import { FolderProbe } from '../../src/probe/index.js';
-import { Session } from '../../src/session/index.js';
-import { TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_DELEGATE_BUDGET_TOKENS } from '../../src/tools/recall-tools.js';
-import { runTick, Vigils } from '../../src/vigil/index.js';
+import { runTick } from '../../src/vigil/index.js';
+import { ScratchHome } from '../scratch-home.js';
 import { bm25Doc, rankBm25, type Bm25Doc } from './bm25.js';
 import { scoreRanking, dedupe, MRR_DEPTH, type TaskScores } from './metrics.js';
 import { git, sampleTasks } from './sample-commits.js';
@@ -89,22 +85,17 @@ export async function runRecall(options: RecallOptions, log: (line: string) => v
 }
 
 async function evalRepo(repo: string, name: string, tasks: ReturnType<typeof sampleTasks>['tasks'], run: RepoRun, log: (line: string) => void) {
-  const tmp = mkdtempSync(join(tmpdir(), 'gardener-recall-'));
-  const dir = join(tmp, basename(name));
+  const scratch = new ScratchHome('gardener-recall-');
+  const dir = join(scratch.dir, basename(name));
   execFileSync('git', ['clone', '-q', '--no-checkout', '--shared', resolve(repo), dir], { stdio: 'ignore' });
-  const brains = new Brains({ home: join(tmp, 'home'), maxThreads: 2 });
-  const vigils = new Vigils({ log: () => {} });
-  const probe = new FolderProbe({ resolveBrain: async () => null });
-  let session: Session | undefined;
   const docs = new Map<string, Bm25Doc>();
   try {
     for (const [i, t] of tasks.entries()) {
       git(dir, ['checkout', '-q', '--force', '--detach', t.parent]);
-      const { brain } = await brains.ensure(dir);
+      const { brain } = await scratch.brains.ensure(dir);
       const report = await runTick(brain, { inventory: i === 0 });
       if (report.backlogLeft > 0) throw new Error(`recall: the tick left ${report.backlogLeft} paths in the backlog of ${name} at ${t.parent}`);
-      session ??= new Session({ folder: dir, brains, vigils, probe, tools: TOOLS, log: () => {} });
-      const ctx: ToolContext = { session, signal: new AbortController().signal, progress: () => {} };
+      const { session, ctx } = scratch.session(dir);
 
       const rows = brain.reader.prepare('SELECT path, hash, indexed FROM files').all<{ path: string; hash: string; indexed: number }>();
       const corpus = rows.map((r) => {
@@ -157,10 +148,6 @@ async function evalRepo(repo: string, name: string, tasks: ReturnType<typeof sam
       log(`${name} ${i + 1}/${tasks.length} ${t.sha.slice(0, 8)} (${rows.length} files): first answer at delegate ${ranks.delegate ?? '-'}, seek ${ranks.seek ?? '-'}, bm25 ${ranks.bm25 ?? '-'}; delegate ${delegateMs.toFixed(1)} ms`);
     }
   } finally {
-    await session?.close();
-    await probe.close();
-    await vigils.close();
-    await brains.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await scratch.close();
   }
 }

@@ -6,23 +6,19 @@
  */
 import type { Database } from '../store/index.js';
 import { seekNames } from './seek-names.js';
-import { isTextQuery, seekText } from './task-files.js';
+import { isTextQuery, seekText, type TextHit } from './task-files.js';
 
 export interface SeekOptions {
   /** Most hits to return. @default DEFAULT_SEEK_LIMIT */
   limit?: number;
 }
 
-export interface SeekHit {
-  rootId: number;
-  path: string;
-  line: number;
-  /** The definition for a definition hit; null for a text hit. */
-  symbol: string | null;
-  kind: string | null;
-  /** Higher is better, rounded to 3 decimals; comparable within one answer only. */
-  score: number;
-}
+/**
+ * One hit: a definition (symbol and kind set) or a line of text (both null); `score` is higher
+ * for better, rounded to 3 decimals, comparable within one answer only. The same shape as a
+ * text hit of the file ranking, which is where a sentence's hits come from.
+ */
+export type SeekHit = TextHit;
 
 export const DEFAULT_SEEK_LIMIT = 20;
 
