@@ -14,6 +14,10 @@ import type { MessagePort } from 'node:worker_threads';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import { resolveCommit as resolveCommitOf } from '../src/detect/run-git.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type ResolveCommitTask } from './types.js';
+import { yieldToMainThread } from '../src/pool/thread-priority.js';
+
+// A pool thread works below the main thread's priority (src/pool/thread-priority.ts); its gits inherit it.
+yieldToMainThread();
 
 /** The task's signal: its own bound, or the caller's cancel relayed on `port`. */
 async function withTaskSignal<T>(port: MessagePort | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -11,6 +11,10 @@
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
 import { textBuffers, type HashExtractOutput, type HashExtractTask } from './types.js';
+import { yieldToMainThread } from '../src/pool/thread-priority.js';
+
+// A pool thread works below the main thread's priority (src/pool/thread-priority.ts).
+yieldToMainThread();
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();

@@ -11,6 +11,7 @@
 import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
+import { yieldToMainThread } from '../src/pool/thread-priority.js';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
   readVigil, setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
@@ -223,4 +224,8 @@ function honestFailures(writer: StoreWriter): StoreWriter {
   });
 }
 
-if (parentPort) Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));
+if (parentPort) {
+  // The writer works below the main thread's priority (src/pool/thread-priority.ts).
+  yieldToMainThread();
+  Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));
+}
