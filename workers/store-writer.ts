@@ -104,10 +104,15 @@ export class StoreWriter {
     return countBacklog(this.#open());
   }
 
-  /** Commits results in one transaction; `backlog` is what waits afterwards. */
-  commitResults(results: FileResult[], now: number): CommitOutcome & { backlog: number } {
+  /**
+   * Commits results in one transaction; `backlog` is what waits afterwards, `writeMs` the
+   * transaction's own time in this thread (BEGIN to COMMIT, for the bench's stage clock).
+   */
+  commitResults(results: FileResult[], now: number): CommitOutcome & { backlog: number; writeMs: number } {
+    const t0 = performance.now();
     const outcome = this.#write((db) => commitResults(db, results, now));
-    return { ...outcome, backlog: countBacklog(this.#open()) };
+    const writeMs = performance.now() - t0;
+    return { ...outcome, backlog: countBacklog(this.#open()), writeMs };
   }
 
   recordAlert(alert: AlertInput, now: number): number {
