@@ -7,11 +7,13 @@
 // node:sqlite) when that is another runtime, and the page puts the two drivers side by side.
 //
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
-//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json]
-//                                          re-render from saved --json outputs
+//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json] [--before old.json]
+//                                          re-render from saved --json outputs; --before adds an
+//                                          earlier run's stages beside this one's (bench-doc-stages.mjs)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { stageSection } from './bench-doc-stages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
@@ -38,6 +40,8 @@ const bench = JSON.parse(raw);
 /** The same bench on the other driver (Node 24, node:sqlite), when there is one. */
 const from24 = argAfter('--from-node24');
 const node24Runs = from24 || (!from && existsSync(NODE_24) && bench.machine?.sqlite_driver !== 'node:sqlite');
+const beforeFile = argAfter('--before');
+const before = beforeFile ? JSON.parse(readFileSync(beforeFile, 'utf8')) : null;
 const other = node24Runs ? JSON.parse(from24 ? readFileSync(from24, 'utf8') : runBench(NODE_24)) : null;
 for (const key of ['runs', 'peak_rss_mb', 'reference']) {
   if (!(key in bench)) throw new Error(`update-bench-doc: the bench output has no "${key}"`);
@@ -350,7 +354,7 @@ deletions. Numbers are medians of ${bench.runs_per_size ?? '?'} runs per size.
 ## Burst ticks
 
 ${table(
-  ['burst', 'detect', 'drain', 'batches', 'total', 'per file', 'floor', 'total / floor', 'loop delay p99'],
+  ['burst', 'detect', 'drain', 'batches', 'total', 'per file', 'floor', 'total / floor', 'write floor', 'total / (floor + write floor)', 'loop delay p99'],
   bench.runs.map((r) => [
     String(r.size),
     `${fmt(r.detect_ms)} ms`,
@@ -360,14 +364,18 @@ ${table(
     `${r.per_file_ms.toFixed(2)} ms`,
     `${fmt(r.floor_ms)} ms`,
     r.ratio !== undefined ? `${r.ratio.toFixed(1)}×` : `${(r.total_ms / r.floor_ms).toFixed(1)}×`,
+    r.write_floor_ms !== undefined ? `${fmt(r.write_floor_ms)} ms` : '—',
+    r.write_floor_ratio !== undefined ? `${r.write_floor_ratio.toFixed(2)}×` : '—',
     `${r.loop_delay_p99_ms.toFixed(1)} ms`,
   ]),
-  ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+  ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
 )}
 
 - *total*: wall time of the one tick that ingests the whole burst; *detect* and *drain* are its stages.
 - *floor*: the same burst's unavoidable work, measured right after the tick: a bare
   \`git status --porcelain -uall\` plus reading and xxh64-hashing the burst's present files on one thread.
+- *write floor*: one transaction inserting the burst's own rows (code map and full-text index) into a
+  scratch store of the same schema, measured right after the floor (\`bench/write-floor.ts\`).
 - *loop delay p99*: the main thread's event-loop delay during the tick (\`monitorEventLoopDelay\`, 1 ms resolution).
 
 ${bench.idle_tick_ms !== undefined ? `An idle tick (nothing changed) takes **${fmt(bench.idle_tick_ms)} ms**, against ${fmt(bench.git_status_ms)} ms for a bare \`git status\` (${bench.idle_ratio.toFixed(2)}×).` : ''}
@@ -411,6 +419,8 @@ ${table(
 )}
 
 ## Where the time goes
+
+${stageSection(bench, before)}
 
 ${whereTheTimeGoes()}
 
