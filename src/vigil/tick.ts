@@ -156,6 +156,9 @@ export const MAX_BYTES_PER_COMMIT = 24 * 1024 * 1024;
 /** Backlog items read per writer round trip (a few commits' worth), handed to the pool `maxFiles` at a time. */
 const PEEK_ITEMS = MAX_FILES_PER_COMMIT;
 
+/** Each drain stages its batches in the writer under its own key (two drains may overlap). */
+let lastStageKey = 0;
+
 interface Slot {
   promise: Promise<HashExtractOutput>;
   settled: boolean;
@@ -204,11 +207,27 @@ async function drain(
       inflight.push(slot);
     }
   };
-  await refill();
-  while (inflight.length > 0) {
+  // Each finished batch crosses to the writer at once (staged there, nothing written), so
+  // the commit that applies a group carries no data and the main thread never clones a
+  // whole group at once: one batch at a time, between whatever else it serves.
+  const key = ++lastStageKey;
+  let staged = 0;
+  try {
+    await refill();
+    while (inflight.length > 0) {
+      left = await commitGroup();
+    }
+  } finally {
+    if (staged > 0) writer.dropStaged(key).catch(() => {});
+  }
+  return left;
+
+  /** Waits for the next group of finished batches, commits it, and returns the backlog left. */
+  async function commitGroup(): Promise<number> {
     // Finished batches, in backlog order, go into one commit; while more are being hashed,
     // it waits for at least MIN_FILES_PER_COMMIT of them.
     const results: FileResult[] = [];
+    const staging: Promise<void>[] = [];
     let bytes = 0;
     while (inflight.length > 0 && results.length < MAX_FILES_PER_COMMIT && bytes < MAX_BYTES_PER_COMMIT) {
       throwIfAborted(options.signal);
@@ -219,13 +238,21 @@ async function drain(
       }
       const slot = inflight.shift()!;
       if (slot.err !== undefined) throw slot.err;
-      for (const r of slot.out!.results) if (r.status === 'ingested' && r.text) bytes += r.text.byteLength;
-      results.push(...slot.out!.results);
+      const batch = slot.out!.results;
+      for (const r of batch) if (r.status === 'ingested' && r.text) bytes += r.text.byteLength;
+      const handed = writer.stageResults(key, moved(batch, textBuffers(batch)));
+      handed.catch(() => {}); // surfaced by the Promise.all below, or moot if the group fails first
+      staging.push(handed);
+      staged += batch.length;
+      results.push(...batch);
       report.batches++;
       await refill();
     }
-    const committed = await writer.commitResults(moved(results, textBuffers(results)), now());
-    left = committed.backlog;
+    const committed = await writer.commitResults([], now(), key);
+    staged = 0;
+    await Promise.all(staging);
+    const applied = committed.ingested + committed.unchanged + committed.deleted + committed.failed + committed.skipped;
+    if (applied !== results.length) throw new Error(`the store writer committed ${applied} of a group of ${results.length} results`);
     report.drained += results.length - committed.skipped;
     if (options.collectChanges) {
       report.changed ??= [];
@@ -236,8 +263,8 @@ async function drain(
       }
     }
     options.onProgress?.(report.drained, Math.max(total, report.drained));
+    return committed.backlog;
   }
-  return left;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
