@@ -34,6 +34,16 @@ export const REFERENCE = {
 export const BURST_TARGET_MS: Readonly<Record<number, number>> = { 10: 30, 100: 60, 1000: 300 };
 /** A tick may cost at most this multiple of the floor (bare git status + one-thread read+hash). */
 export const FLOOR_RATIO_TARGET = 6;
+/** The 1000-file burst may cost at most this multiple of floor + write floor (bench/write-floor.ts; issue 20). */
+export const WRITE_FLOOR_RATIO_TARGET = 2.5;
+/** The burst size the floor + write floor target is set for. */
+export const WRITE_FLOOR_TARGET_SIZE = 1000;
+/** A burst may cost at most this multiple of its floor, by burst size (issue 20: 5×, moonshot 3×, for 1000 files). */
+export const SIZE_FLOOR_RATIO_TARGET: Readonly<Record<number, number>> = { 100: 3, 1000: 5 };
+/** `seek` p99 during a drain may be at most this multiple of its idle p99 (issue 20). */
+export const SEEK_DRAIN_P99_RATIO_TARGET = 1.5;
+/** Idle `seek` p99 may be at most this multiple of its idle p50 (issue 20). */
+export const SEEK_IDLE_TAIL_RATIO_TARGET = 5;
 /** Main-thread event-loop delay p99 during the 1000-file tick, in ms. */
 export const LOOP_DELAY_P99_TARGET_MS = 5;
 /** The burst size the loop-delay target is set for. */

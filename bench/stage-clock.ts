@@ -13,13 +13,19 @@ export interface StageTimes {
   gitMs: number;
   /** Round trips of the store writer's commitResults calls (transactions included), in ms. */
   commitMs: number;
-  /** Round trips of every other store writer call (lease, roots, push, peek, count), in ms. */
+  /** Of `commitMs`, the transactions' own time inside the store writer thread, in ms. */
+  commitWorkMs: number;
+  /**
+   * Round trips of every other store writer call the tick awaits (lease, roots, push, peek,
+   * count), in ms. Staging a finished batch (stageResults) is left out: the drain does not
+   * wait for it, it overlaps the hashing.
+   */
   writerOtherMs: number;
   /** Time the pool threads spent reading, hashing and extracting, summed over batches, in ms. */
   hashWorkMs: number;
 }
 
-const zero = (): StageTimes => ({ gitMs: 0, commitMs: 0, writerOtherMs: 0, hashWorkMs: 0 });
+const zero = (): StageTimes => ({ gitMs: 0, commitMs: 0, commitWorkMs: 0, writerOtherMs: 0, hashWorkMs: 0 });
 
 export class StageClock {
   readonly brain: Brain;
@@ -58,9 +64,11 @@ export class StageClock {
             get(w, name) {
               const fn = Reflect.get(w, name) as (...a: unknown[]) => Promise<unknown>;
               return (...args: unknown[]) =>
-                timed(() => fn(...args), (ms) => {
-                  if (name === 'commitResults') times().commitMs += ms;
-                  else times().writerOtherMs += ms;
+                timed(() => fn(...args), (ms, value) => {
+                  if (name === 'commitResults') {
+                    times().commitMs += ms;
+                    times().commitWorkMs += (value as { writeMs?: number }).writeMs ?? 0;
+                  } else if (name !== 'stageResults') times().writerOtherMs += ms;
                 });
             },
           });

@@ -15,6 +15,7 @@ import type { Brain } from '../src/brain/index.js';
 import { runTick, type TickReport } from '../src/vigil/index.js';
 import { changedPaths, makeBurst, presentPaths, undoBurst, type BenchRepo, type Burst } from './fixtures/make-repo.js';
 import { timeGitStatus, type FloorMeter } from './floor.js';
+import { measureWriteFloor } from './write-floor.js';
 import type { StageClock } from './stage-clock.js';
 
 /** Loop-delay histogram resolution, in ms: as fine as timers allow, so a 5 ms stall shows. */
@@ -44,11 +45,16 @@ export interface BurstSample {
   /** Detection's wait on git, the drain's wait on store writer commits, the pool's work (see stage-clock.ts). */
   detectGitMs: number;
   commitMs: number;
+  /** Of commitMs, the transactions' own time in the writer thread; the writer's other round trips (stage-clock.ts). */
+  commitWorkMs: number;
+  writerOtherMs: number;
   hashWorkMs: number;
   loopDelayP99Ms: number;
   gitStatusMs: number;
   readHashMs: number;
   floorMs: number;
+  /** One transaction writing the burst's rows into a scratch store of the schema (write-floor.ts). */
+  writeFloorMs: number;
 }
 
 export interface BurstResult {
@@ -87,11 +93,14 @@ function medianOf(samples: readonly BurstSample[]): Omit<BurstSample, 'run'> {
     totalMs: m('totalMs'),
     detectGitMs: m('detectGitMs'),
     commitMs: m('commitMs'),
+    commitWorkMs: m('commitWorkMs'),
+    writerOtherMs: m('writerOtherMs'),
     hashWorkMs: m('hashWorkMs'),
     loopDelayP99Ms: m('loopDelayP99Ms'),
     gitStatusMs: m('gitStatusMs'),
     readHashMs: m('readHashMs'),
     floorMs: m('floorMs'),
+    writeFloorMs: m('writeFloorMs'),
   };
 }
 
@@ -138,7 +147,7 @@ export async function measureBursts(ctx: BenchContext, sizes: readonly number[],
     const kept: BurstSample[] = [];
     samples.set(size, kept);
     let burst: Burst | undefined;
-    let tick: Omit<BurstSample, 'gitStatusMs' | 'readHashMs' | 'floorMs'> | undefined;
+    let tick: Omit<BurstSample, 'gitStatusMs' | 'readHashMs' | 'floorMs' | 'writeFloorMs'> | undefined;
     let run = 0;
     bench.add(
       `burst ${size}`,
@@ -163,6 +172,8 @@ export async function measureBursts(ctx: BenchContext, sizes: readonly number[],
           totalMs,
           detectGitMs: stages.gitMs,
           commitMs: stages.commitMs,
+          commitWorkMs: stages.commitWorkMs,
+          writerOtherMs: stages.writerOtherMs,
           hashWorkMs: stages.hashWorkMs,
           // The histogram is in ns; with no sample (a tick shorter than the resolution) there was no delay to see.
           loopDelayP99Ms: loop.count > 0 ? loop.percentile(99) / 1e6 : 0,
@@ -178,12 +189,13 @@ export async function measureBursts(ctx: BenchContext, sizes: readonly number[],
           const b = burst!;
           if (tick) {
             const floor = ctx.floor.measure(ctx.repo.dir, presentPaths(b));
-            kept.push({ ...tick, ...floor });
+            const writeFloorMs = await measureWriteFloor(ctx.repo.dir, presentPaths(b));
+            kept.push({ ...tick, ...floor, writeFloorMs });
             ctx.log(
               `burst ${size} run ${b.run + 1}/${runs}: tick ${tick.totalMs.toFixed(1)} ms ` +
                 `(detect ${tick.detectMs.toFixed(1)} [git ${tick.detectGitMs.toFixed(1)}], drain ${tick.drainMs.toFixed(1)} ` +
                 `[commits ${tick.commitMs.toFixed(1)}, pool work ${tick.hashWorkMs.toFixed(1)}], ${tick.batches} batches), ` +
-                `floor ${floor.floorMs.toFixed(1)} ms, loop p99 ${tick.loopDelayP99Ms.toFixed(1)} ms`,
+                `floor ${floor.floorMs.toFixed(1)} ms + write floor ${writeFloorMs.toFixed(1)} ms, loop p99 ${tick.loopDelayP99Ms.toFixed(1)} ms`,
             );
           }
           await settle(ctx, b);

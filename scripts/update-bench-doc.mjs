@@ -10,7 +10,8 @@
 // runtime in one table. A Bun run that fails is named on the page, not fatal.
 //
 //   npm run bench:doc                      sizes 10,100,1000, 5000 base files, 3 runs
-//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json] [--from-bun runbun.json]
+//   node scripts/update-bench-doc.mjs --from run.json [--from-node24 run24.json] [--from-bun runbun.json] [--before old.json]
+//                                          (--before puts an earlier run's stages beside this one's)
 //                                          re-render from saved --json outputs
 //   ... --from-large large.json            also fill "Large repositories" from a saved
 //                                          `bench --large-repo --json` run (else the page keeps its own)
@@ -59,6 +60,9 @@ for (const key of ['runs', 'peak_rss_mb', 'reference']) {
 const fromLarge = argAfter('--from-large');
 const largeSection = fromLarge ? renderLargeRepoSection(JSON.parse(readFileSync(fromLarge, 'utf8'))) : keptLargeRepoSection(existsSync(out) ? readFileSync(out, 'utf8') : '');
 
-const doc = formatMarkdown(bench, other, bun, largeSection);
+const beforeFile = argAfter('--before');
+const before = beforeFile ? JSON.parse(readFileSync(beforeFile, 'utf8')) : null;
+
+const doc = formatMarkdown(bench, { other, bun, largeSection, before });
 writeFileSync(out, doc);
 process.stderr.write(`update-bench-doc: wrote ${out}\n`);

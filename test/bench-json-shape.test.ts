@@ -61,7 +61,7 @@ describe('gardener bench --json', () => {
       assert.ok(Array.isArray(out.runs));
       assert.equal(out.runs.length, 1);
       const run = out.runs[0] as Record<string, unknown>;
-      for (const key of ['size', 'detect_ms', 'drain_ms', 'batches', 'total_ms', 'per_file_ms', 'floor_ms', 'loop_delay_p99_ms']) {
+      for (const key of ['size', 'detect_ms', 'drain_ms', 'batches', 'total_ms', 'per_file_ms', 'floor_ms', 'loop_delay_p99_ms', 'write_floor_ms', 'write_floor_ratio', 'commit_work_ms', 'writer_other_ms']) {
         assert.ok(isNumber(run[key]), `runs[0].${key} is a number, got ${JSON.stringify(run[key])}`);
       }
       assert.equal(run.size, 10);
@@ -72,6 +72,11 @@ describe('gardener bench --json', () => {
       assert.ok((run.total_ms as number) >= (run.detect_ms as number), 'the tick contains its detection');
       assert.ok(Math.abs((run.per_file_ms as number) - (run.total_ms as number) / 10) < 0.01);
       assert.ok((run.loop_delay_p99_ms as number) >= 0);
+      // The write floor is measured in the same run, and the tick is judged against both floors.
+      const n0 = (key: string) => run[key] as number;
+      assert.ok(n0('write_floor_ms') > 0, 'one transaction writing the burst takes time');
+      assert.ok(Math.abs(n0('write_floor_ratio') - n0('total_ms') / (n0('floor_ms') + n0('write_floor_ms'))) < 0.02);
+      assert.ok(n0('commit_work_ms') > 0 && n0('commit_work_ms') <= n0('commit_ms') + 0.01, "the writer's own time is part of the drain's wait on it");
       const skeleton = out.skeleton as Record<string, unknown>;
       for (const key of ['candidate_ms', 'rooms', 'inside_share', 'reconcile_ms', 'reconcile_loop_delay_p99_ms', 'reconcile_burst_files']) {
         assert.ok(isNumber(skeleton[key]), `skeleton.${key} is a number, got ${JSON.stringify(skeleton[key])}`);
@@ -145,7 +150,7 @@ describe('gardener bench --json', () => {
     const out = JSON.parse(r.stdout) as { mcp: unknown; targets: { target: string; status: string }[] };
     assert.equal(out.mcp, null);
     const mcpTargets = out.targets.filter((t) => /^(MCP|seek|proxy|REST|four|idle owner)/.test(t.target));
-    assert.equal(mcpTargets.length, 10);
+    assert.equal(mcpTargets.length, 12, "the MCP part's targets, issue 20's two seek ratios included");
     for (const t of mcpTargets) assert.equal(t.status, 'not measured');
   });
 

@@ -21,6 +21,10 @@ import { keepHeapsSmall } from '../src/heap-growth.js';
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
 keepHeapsSmall();
+import { yieldToMainThread } from '../src/pool/thread-priority.js';
+
+// A pool thread works below the main thread's priority (src/pool/thread-priority.ts); its gits inherit it.
+yieldToMainThread();
 
 /** The task's signal: its own bound, or the caller's cancel relayed on `port`. */
 async function withTaskSignal<T>(port: MessagePort | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -16,6 +16,10 @@ import { keepHeapsSmall } from '../src/heap-growth.js';
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
 keepHeapsSmall();
+import { yieldToMainThread } from '../src/pool/thread-priority.js';
+
+// A pool thread works below the main thread's priority (src/pool/thread-priority.ts).
+yieldToMainThread();
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();

@@ -12,6 +12,7 @@ import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
+import { yieldToMainThread } from '../src/pool/thread-priority.js';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
   setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
@@ -42,6 +43,12 @@ export class StoreWriter {
   #db: Database | undefined;
   #file: string | undefined;
   #reopen = false;
+  /**
+   * Results handed over batch by batch ahead of the commit that applies them (by drain key).
+   * Held in memory only: nothing of them is in the store, nor out of the backlog, before that
+   * commit, so a crash in between loses nothing.
+   */
+  #staged = new Map<number, FileResult[]>();
 
   #open(): Database {
     if (!this.#db || !this.#file) throw new Error('store writer: open() was not called');
@@ -105,10 +112,34 @@ export class StoreWriter {
     return countBacklog(this.#open());
   }
 
-  /** Commits results in one transaction; `backlog` is what waits afterwards. */
-  commitResults(results: FileResult[], now: number): CommitOutcome & { backlog: number } {
-    const outcome = this.#write((db) => commitResults(db, results, now));
-    return { ...outcome, backlog: countBacklog(this.#open()) };
+  /**
+   * Hands over results for a later commitResults with the same `key`, so a group commit's
+   * results cross the threads as their batches finish, not all at once behind the commit.
+   */
+  stageResults(key: number, results: FileResult[]): void {
+    const staged = this.#staged.get(key);
+    if (staged) staged.push(...results);
+    else this.#staged.set(key, results);
+  }
+
+  /** Forgets what was staged under `key` (a drain that failed before its commit). */
+  dropStaged(key: number): void {
+    this.#staged.delete(key);
+  }
+
+  /**
+   * Commits results in one transaction: those staged under `key` first, then `results`.
+   * `backlog` is what waits afterwards, `writeMs` the transaction's own time in this thread
+   * (BEGIN to COMMIT, for the bench's stage clock).
+   */
+  commitResults(results: FileResult[], now: number, key?: number): CommitOutcome & { backlog: number; writeMs: number } {
+    const staged = key === undefined ? undefined : this.#staged.get(key);
+    if (key !== undefined) this.#staged.delete(key);
+    const all = staged ? staged.concat(results) : results;
+    const t0 = performance.now();
+    const outcome = this.#write((db) => commitResults(db, all, now));
+    const writeMs = performance.now() - t0;
+    return { ...outcome, backlog: countBacklog(this.#open()), writeMs };
   }
 
   recordAlert(alert: AlertInput, now: number): number {
@@ -233,4 +264,8 @@ function honestFailures(writer: StoreWriter): StoreWriter {
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
 keepHeapsSmall();
-if (parentPort) Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));
+if (parentPort) {
+  // The writer works below the main thread's priority (src/pool/thread-priority.ts).
+  yieldToMainThread();
+  Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));
+}

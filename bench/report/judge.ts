@@ -16,6 +16,11 @@ import {
   REFERENCES_BURST_RATIO_TARGET,
   REFERENCES_INGEST_RATIO_TARGET,
   REFERENCES_STORE_RATIO_TARGET,
+  WRITE_FLOOR_RATIO_TARGET,
+  WRITE_FLOOR_TARGET_SIZE,
+  SIZE_FLOOR_RATIO_TARGET,
+  SEEK_DRAIN_P99_RATIO_TARGET,
+  SEEK_IDLE_TAIL_RATIO_TARGET,
 } from '../reference.js';
 import { RECONCILE_TARGET_MS, SKELETON_CANDIDATE_TARGET_MS } from '../skeleton-reconcile.js';
 import type { BenchJson, BenchTarget } from './shape.js';
@@ -36,6 +41,10 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
   }
   const worst = json.runs.length ? Math.max(...json.runs.map((r) => r.ratio)) : null;
   targets.push(judge(`total within ${FLOOR_RATIO_TARGET}× floor (worst size)`, worst, FLOOR_RATIO_TARGET, 'x'));
+  for (const size of Object.keys(SIZE_FLOOR_RATIO_TARGET).map(Number).sort((a, b) => b - a)) {
+    targets.push(judge(`${size}-file burst within ${SIZE_FLOOR_RATIO_TARGET[size]}× floor`, bySize.get(size)?.ratio ?? null, SIZE_FLOOR_RATIO_TARGET[size]!, 'x'));
+  }
+  targets.push(judge(`${WRITE_FLOOR_TARGET_SIZE}-file burst within ${WRITE_FLOOR_RATIO_TARGET}× floor + write floor`, bySize.get(WRITE_FLOOR_TARGET_SIZE)?.write_floor_ratio ?? null, WRITE_FLOOR_RATIO_TARGET, 'x'));
   targets.push(
     judge(
       `loop-delay p99 ≤ ${LOOP_DELAY_P99_TARGET_MS} ms during the ${LOOP_DELAY_TARGET_SIZE}-file tick`,
@@ -61,6 +70,9 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
   targets.push(judge(`MCP initialize with a parked git ≤ ${INITIALIZE_RATIO_TARGET}× the same baseline`, mcp?.parked_git_ratio ?? null, INITIALIZE_RATIO_TARGET, 'x'));
   targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms idle`, mcp?.seek_idle_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
   targets.push(judge(`seek p99 ≤ ${SEEK_P99_TARGET_MS} ms during a drain`, mcp?.seek_drain_p99_ms ?? null, SEEK_P99_TARGET_MS, 'ms'));
+  const ratioOf = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 100) / 100);
+  targets.push(judge(`seek p99 during a drain ≤ ${SEEK_DRAIN_P99_RATIO_TARGET}× idle p99`, ratioOf(mcp?.seek_drain_p99_ms, mcp?.seek_idle_p99_ms), SEEK_DRAIN_P99_RATIO_TARGET, 'x'));
+  targets.push(judge(`seek idle p99 ≤ ${SEEK_IDLE_TAIL_RATIO_TARGET}× idle p50`, ratioOf(mcp?.seek_idle_p99_ms, mcp?.seek_idle_p50_ms), SEEK_IDLE_TAIL_RATIO_TARGET, 'x'));
   targets.push(judge(`refs p50 ≤ ${REFS_P50_TARGET_MS} ms`, mcp?.refs_p50_ms ?? null, REFS_P50_TARGET_MS, 'ms'));
   targets.push(judge(`impact (depth 2) p50 ≤ ${IMPACT_P50_TARGET_MS} ms`, mcp?.impact_p50_ms ?? null, IMPACT_P50_TARGET_MS, 'ms'));
   const rc = json.references_cost;

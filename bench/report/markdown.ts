@@ -5,6 +5,7 @@
  */
 import type { Machine } from '../run-bench.js';
 import { GROUPED } from './number-format.js';
+import { stageSection } from './stages.js';
 import type { BenchJson, BenchJsonMcp, BenchJsonRun, BenchTarget, MemoryJson } from './shape.js';
 
 /** The command the page is made from (`npm run bench:doc`): sizes, base files and runs of a full run. */
@@ -357,7 +358,19 @@ function driversSection(bench: BenchJson, other: BenchJson | null): string {
  * other SQLite driver when there is one. A saved run from before a part existed still renders:
  * the part says it was not in that run.
  */
-export function formatMarkdown(bench: BenchJson, other: BenchJson | null = null, bun: BenchJson | BenchFailed | null = null, largeSection = ''): string {
+export interface MarkdownParts {
+  /** The same bench on the other Node driver (Node 24, node:sqlite). */
+  other?: BenchJson | null;
+  /** The same bench on Bun, or why it did not finish. */
+  bun?: BenchJson | BenchFailed | null;
+  /** The "Large repositories" section (scripts/large-repo-doc.mjs), markers included, or ''. */
+  largeSection?: string;
+  /** An earlier run, whose largest burst's stages stand beside this run's. */
+  before?: BenchJson | null;
+}
+
+export function formatMarkdown(bench: BenchJson, parts: MarkdownParts = {}): string {
+const { other = null, bun = null, largeSection = '', before = null } = parts;
 const m: Partial<Machine> = bench.machine ?? {};
 const bySize = new Map(bench.runs.map((r) => [r.size, r]));
 const targetRows = (bench.targets ?? []).map((t) => [t.target, value(t), status(t)]);
@@ -393,7 +406,7 @@ deletions. Numbers are medians of ${bench.runs_per_size ?? '?'} runs per size.
 ## Burst ticks
 
 ${table(
-  ['burst', 'detect', 'drain', 'batches', 'total', 'per file', 'floor', 'total / floor', 'loop delay p99'],
+  ['burst', 'detect', 'drain', 'batches', 'total', 'per file', 'floor', 'total / floor', 'write floor', 'total / (floor + write floor)', 'loop delay p99'],
   bench.runs.map((r) => [
     String(r.size),
     `${fmt(r.detect_ms)} ms`,
@@ -403,14 +416,18 @@ ${table(
     `${r.per_file_ms.toFixed(2)} ms`,
     `${fmt(r.floor_ms)} ms`,
     r.ratio !== undefined ? `${r.ratio.toFixed(1)}×` : `${(r.total_ms / r.floor_ms).toFixed(1)}×`,
+    r.write_floor_ms !== undefined ? `${fmt(r.write_floor_ms)} ms` : '—',
+    r.write_floor_ratio !== undefined ? `${r.write_floor_ratio.toFixed(2)}×` : '—',
     `${r.loop_delay_p99_ms.toFixed(1)} ms`,
   ]),
-  ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+  ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
 )}
 
 - *total*: wall time of the one tick that ingests the whole burst; *detect* and *drain* are its stages.
 - *floor*: the same burst's unavoidable work, measured right after the tick: a bare
   \`git status --porcelain -uall\` plus reading and xxh64-hashing the burst's present files on one thread.
+- *write floor*: one transaction inserting the burst's own rows (code map and full-text index) into a
+  scratch store of the same schema, measured right after the floor (\`bench/write-floor.ts\`).
 - *loop delay p99*: the main thread's event-loop delay during the tick (\`monitorEventLoopDelay\`, 1 ms resolution).
 
 ${bench.idle_tick_ms !== undefined ? `An idle tick (nothing changed) takes **${fmt(bench.idle_tick_ms)} ms**, against ${fmt(bench.git_status_ms)} ms for a bare \`git status\` (${bench.idle_ratio.toFixed(2)}×).` : ''}
@@ -458,6 +475,8 @@ ${table(
 )}
 
 ## Where the time goes
+
+${stageSection(bench, before)}
 
 ${whereTheTimeGoes(bench)}
 

@@ -24,6 +24,13 @@ export interface BenchJsonRun {
   detect_git_ms: number;
   commit_ms: number;
   hash_work_ms: number;
+  /** Of commit_ms, the transactions' own time in the store writer; the writer's other round trips (peek, push, lease). */
+  commit_work_ms: number;
+  writer_other_ms: number;
+  /** One transaction writing the burst's rows into a scratch store of the schema (bench/write-floor.ts). */
+  write_floor_ms: number;
+  /** total_ms / (floor_ms + write_floor_ms), beside `ratio` (total_ms / floor_ms). */
+  write_floor_ratio: number;
   detected: number;
   drained: number;
   samples: number;
@@ -284,6 +291,10 @@ export function toJson(result: BenchResult): BenchJson {
       detect_git_ms: r2(m.detectGitMs),
       commit_ms: r2(m.commitMs),
       hash_work_ms: r2(m.hashWorkMs),
+      commit_work_ms: r2(m.commitWorkMs),
+      writer_other_ms: r2(m.writerOtherMs),
+      write_floor_ms: r2(m.writeFloorMs),
+      write_floor_ratio: r2(b.latency.p50 / (m.floorMs + m.writeFloorMs)),
       detected: m.detected,
       drained: m.drained,
       samples: b.samples.length,
