@@ -15,6 +15,12 @@ const testDir = join(root, 'dist', 'test');
 const files = readdirSync(testDir).filter((f) => f.endsWith('.test.js')).map((f) => join(testDir, f));
 const only = process.argv.slice(2);
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+// `node --test` with no files runs whatever it discovers (helper scripts and fixtures too): a
+// name that matches nothing is a mistake to say, not a whole run to start.
+if (only.length && selected.length === 0) {
+  console.error(`run-tests: no test file under dist/test matches ${only.map((o) => `"${o}"`).join(' or ')} (run \`npm run build\` first?)`);
+  process.exit(2);
+}
 
 console.error(`run-tests: node ${process.version} (${process.execPath})`);
 // A test that leaks a worker must fail, not hang the run: bound each test and force the exit.
