@@ -18,12 +18,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { keptLargeRepoSection, renderLargeRepoSection } from './large-repo-doc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const out = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const { BENCH_DOC_ARGS: ARGS, formatMarkdown } = await import(new URL('../dist/bench/report/markdown.js', import.meta.url).href);
+const { keptLargeRepoSection, renderLargeRepoSection } = await import(new URL('../dist/bench/report/large-repo-markdown.js', import.meta.url).href);
 
 const NODE_24 = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
 const BUN = fileURLToPath(new URL('../node_modules/.bin/bun', import.meta.url));

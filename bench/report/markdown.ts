@@ -363,7 +363,7 @@ export interface MarkdownParts {
   other?: BenchJson | null;
   /** The same bench on Bun, or why it did not finish. */
   bun?: BenchJson | BenchFailed | null;
-  /** The "Large repositories" section (scripts/large-repo-doc.mjs), markers included, or ''. */
+  /** The "Large repositories" section (large-repo-markdown.ts), markers included, or ''. */
   largeSection?: string;
   /** An earlier run, whose largest burst's stages stand beside this run's. */
   before?: BenchJson | null;

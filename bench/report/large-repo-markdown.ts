@@ -1,24 +1,28 @@
-// The "Large repositories" section of docs/benchmarks.md, rendered from the JSON of
-// `gardener bench --large-repo --json` (bench/large-repo-report.ts). update-bench-doc.mjs
-// fills it only when it is given such a run (`--from-large run.json`); otherwise it keeps the
-// section the page already has, between the two markers, so a normal bench run never drops
-// the numbers of the last large run (nor invents any).
+/**
+ * The "Large repositories" section of docs/benchmarks.md, rendered from the JSON of
+ * `gardener bench --large-repo --json` (bench/large-repo-report.ts). The doc script fills it
+ * only when it is given such a run (`--from-large run.json`); otherwise it keeps the section
+ * the page already has, between the two markers, so a normal bench run never drops the
+ * numbers of the last large run (nor invents any).
+ */
+import type { LargeRepoJson, RepoJson } from '../large-repo-report.js';
+import { GROUPED } from './number-format.js';
+import type { BenchTarget } from './shape.js';
 
 export const LARGE_START = '<!-- large-repo:start -->';
 export const LARGE_END = '<!-- large-repo:end -->';
 
-const fmt = (x) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
-const row = (cells) => `| ${cells.join(' | ')} |`;
-const table = (header, rows, align) => [row(header), row(align), ...rows.map(row)].join('\n');
-const n = (x) => x.toLocaleString('en-US');
+const { fmt, valueText } = GROUPED;
+const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+const table = (header: readonly string[], rows: readonly (readonly string[])[], align: readonly string[]) => [row(header), row(align), ...rows.map(row)].join('\n');
+const n = (x: number) => x.toLocaleString('en-US');
 
 /** The section (markers included) for one large-repo run. */
-export function renderLargeRepoSection(json) {
+export function renderLargeRepoSection(json: LargeRepoJson): string {
   if (json.kind !== 'large-repo') throw new Error('update-bench-doc: --from-large needs the JSON of `gardener bench --large-repo --json`');
   const { large: l, small: s, machine: m } = json;
-  const status = (t) => (t.status === 'met' ? '✅ met' : t.status === 'missed' ? '❌ missed' : 'not measured');
-  const value = (t) => (t.value === null ? '—' : t.unit === 'x' ? `${t.value.toFixed(2)}×` : `${t.unit === 'ms' && t.value < 10 ? t.value.toFixed(3) : fmt(t.value)} ${t.unit}`);
-  const side = (what, f) => [what, f(l), f(s)];
+  const status = (t: BenchTarget) => (t.status === 'met' ? '✅ met' : t.status === 'missed' ? '❌ missed' : 'not measured');
+  const side = (what: string, f: (r: RepoJson) => string) => [what, f(l), f(s)];
   const lines = [
     LARGE_START,
     '## Large repositories',
@@ -48,13 +52,13 @@ export function renderLargeRepoSection(json) {
     '',
     l.watch_start_ms === null
       ? `The live watcher was not measured: ${l.watch_not_measured ?? 'unknown reason'}.`
-      : `The live watcher on ${n(l.files)} files is ready ${fmt(l.watch_start_ms)} ms after it starts (its host's spawn included), holding ${l.watch_inotify_watches ?? '?'} inotify watches (one per folder), host RSS ${fmt(l.watch_host_rss_mb)} MB.`,
+      : `The live watcher on ${n(l.files)} files is ready ${fmt(l.watch_start_ms)} ms after it starts (its host's spawn included), holding ${l.watch_inotify_watches ?? '?'} inotify watches (one per folder), host RSS ${l.watch_host_rss_mb === null ? "?" : fmt(l.watch_host_rss_mb)} MB.`,
     '',
     `A bare \`git status --porcelain -uall\` of ${n(l.files)} files (optional locks off, as the detector runs it), by the state of git's untracked cache:`,
     '',
     table(['untracked cache', 'git status'], l.untracked_cache.map((u) => [u.state, `${fmt(u.git_status_ms)} ms`]), [':--', '--:']),
     '',
-    table(['target', 'measured', ''], json.targets.map((t) => [t.target, value(t), status(t)]), [':--', '--:', ':--']),
+    table(['target', 'measured', ''], json.targets.map((t) => [t.target, valueText(t), status(t)]), [':--', '--:', ':--']),
     '',
     LARGE_END,
     '',
@@ -63,7 +67,7 @@ export function renderLargeRepoSection(json) {
 }
 
 /** The section an existing page has (markers included), or '' when it has none. */
-export function keptLargeRepoSection(doc) {
+export function keptLargeRepoSection(doc: string): string {
   const start = doc.indexOf(LARGE_START);
   const end = doc.indexOf(LARGE_END);
   if (start < 0 || end < start) return '';
