@@ -120,7 +120,16 @@ async function loadNow(row: GrammarRow): Promise<LoadedGrammar> {
   return { row, language, parser, query };
 }
 
-/** The query file of a language (the grammar authors' tags.scm, plus our imports). */
+/** Tree-sitter's own convention for a query that extends another language's: `; inherits: a,b`. */
+const INHERITS = /^; inherits: ([\w,]+)$/m;
+
+/**
+ * The query of a language (the grammar authors' tags.scm, plus our imports): its file, after the
+ * queries it inherits (a grammar that extends another, as TypeScript extends JavaScript, keeps
+ * only its own patterns).
+ */
 export function readQuery(language: string): string {
-  return readFileSync(new URL(`${language}.scm`, QUERIES_DIR), 'utf8');
+  const own = readFileSync(new URL(`${language}.scm`, QUERIES_DIR), 'utf8');
+  const parents = INHERITS.exec(own)?.[1]?.split(',') ?? [];
+  return [...parents.map(readQuery), own].join('\n');
 }

@@ -2,109 +2,11 @@
 ; Not routed: this language's line scanner (src/ingest/extract/) is faster; the grammar serves the
 ; shared extractor suite and the side-by-side bench.
 ; Grammar: @cursorless/tree-sitter-wasms 0.7.0, out/tree-sitter-typescript.wasm.
-; Definitions and references: queries/tags.scm of the registry package tree-sitter-typescript 0.23.2 (which extends tree-sitter-javascript 0.25.0's, so both follow)
-; (MIT licence; origin github.com/tree-sitter/tree-sitter-typescript), copied as its authors wrote it.
-; Imports (@import): written for Gardener (MIT).
+; Definitions and references: queries/tags.scm of the registry package tree-sitter-typescript 0.23.2, which extends
+; tree-sitter-javascript 0.25.0's: the line below takes javascript.scm whole (its imports too), then TypeScript's own
+; patterns follow (MIT licence; origin github.com/tree-sitter/tree-sitter-typescript), copied as their authors wrote them.
+; inherits: javascript
 
-(
-  (comment)* @doc
-  .
-  (method_definition
-    name: (property_identifier) @name) @definition.method
-  (#not-eq? @name "constructor")
-  (#strip! @doc "^[\\s\\*/]+|^[\\s\\*/]$")
-  (#select-adjacent! @doc @definition.method)
-)
-
-(
-  (comment)* @doc
-  .
-  [
-    (class
-      name: (_) @name)
-    (class_declaration
-      name: (_) @name)
-  ] @definition.class
-  (#strip! @doc "^[\\s\\*/]+|^[\\s\\*/]$")
-  (#select-adjacent! @doc @definition.class)
-)
-
-(
-  (comment)* @doc
-  .
-  [
-    (function_expression
-      name: (identifier) @name)
-    (function_declaration
-      name: (identifier) @name)
-    (generator_function
-      name: (identifier) @name)
-    (generator_function_declaration
-      name: (identifier) @name)
-  ] @definition.function
-  (#strip! @doc "^[\\s\\*/]+|^[\\s\\*/]$")
-  (#select-adjacent! @doc @definition.function)
-)
-
-(
-  (comment)* @doc
-  .
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression)]) @definition.function)
-  (#strip! @doc "^[\\s\\*/]+|^[\\s\\*/]$")
-  (#select-adjacent! @doc @definition.function)
-)
-
-(
-  (comment)* @doc
-  .
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression)]) @definition.function)
-  (#strip! @doc "^[\\s\\*/]+|^[\\s\\*/]$")
-  (#select-adjacent! @doc @definition.function)
-)
-
-(assignment_expression
-  left: [
-    (identifier) @name
-    (member_expression
-      property: (property_identifier) @name)
-  ]
-  right: [(arrow_function) (function_expression)]
-) @definition.function
-
-(pair
-  key: (property_identifier) @name
-  value: [(arrow_function) (function_expression)]) @definition.function
-
-(
-  (call_expression
-    function: (identifier) @name) @reference.call
-  (#not-match? @name "^(require)$")
-)
-
-(call_expression
-  function: (member_expression
-    property: (property_identifier) @name)
-  arguments: (_) @reference.call)
-
-(new_expression
-  constructor: (_) @name) @reference.class
-
-(export_statement value: (assignment_expression left: (identifier) @name right: ([
- (number)
- (string)
- (identifier)
- (undefined)
- (null)
- (new_expression)
- (binary_expression)
- (call_expression)
-]))) @definition.constant
 (function_signature
   name: (identifier) @name) @definition.function
 
@@ -128,7 +30,3 @@
 
 (new_expression
   constructor: (identifier) @name) @reference.class
-
-(import_statement source: (string) @import)
-(export_statement source: (string) @import)
-(call_expression function: (identifier) @_require arguments: (arguments . (string) @import) (#eq? @_require "require"))
