@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { getAt, readJsonConfig } from './json-config.js';
 import { gardenerSpec } from './host-context.js';
-import { envPairs, specOf } from './server-spec.js';
+import { envPairs, httpAddArgv, specOf } from './server-spec.js';
 import { SERVER_NAME, TOKEN_ENV, type HostAdapter, type HostContext, type HostEntry, type Scope, type Step } from './types.js';
 
 /** Claude Code's own config file ($CLAUDE_CONFIG_DIR/.claude.json when that is set). */
@@ -67,7 +67,7 @@ export const claudeCode: HostAdapter = {
   add(ctx, scope, spec) {
     const argv =
       spec.transport === 'http'
-        ? ['claude', 'mcp', 'add', '--scope', scope, '--transport', 'http', SERVER_NAME, spec.url!, ...Object.entries(spec.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`])]
+        ? httpAddArgv('claude', scope, spec, SERVER_NAME)
         : ['claude', 'mcp', 'add', '--scope', scope, SERVER_NAME, ...envPairs(spec.env).flatMap((p) => ['-e', p]), '--', spec.command!, ...(spec.args ?? [])];
     return [{ kind: 'run', argv, cwd: ctx.project }];
   },

@@ -9,7 +9,7 @@
 import { dirname, join, relative, isAbsolute } from 'node:path';
 import { getAt, readJsonConfig } from './json-config.js';
 import { gardenerSpec } from './host-context.js';
-import { envPairs, specOf } from './server-spec.js';
+import { envPairs, httpAddArgv, specOf } from './server-spec.js';
 import { SERVER_NAME, TOKEN_ENV, type HostAdapter, type HostContext, type HostEntry } from './types.js';
 
 function userSettings(ctx: HostContext): string {
@@ -68,7 +68,7 @@ export const gemini: HostAdapter = {
   add(ctx, scope, spec) {
     const argv =
       spec.transport === 'http'
-        ? ['gemini', 'mcp', 'add', '--scope', scope, '--transport', 'http', SERVER_NAME, spec.url!, ...Object.entries(spec.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`])]
+        ? httpAddArgv('gemini', scope, spec, SERVER_NAME)
         : ['gemini', 'mcp', 'add', '--scope', scope, ...envPairs(spec.env).flatMap((p) => ['-e', p]), SERVER_NAME, spec.command!, ...(spec.args ?? [])];
     return [{ kind: 'run', argv, cwd: ctx.project }];
   },

@@ -46,3 +46,11 @@ export function sameSpec(a: ServerSpec, b: ServerSpec): boolean {
 export function envPairs(env: Record<string, string> | undefined): string[] {
   return Object.entries(env ?? {}).map(([k, v]) => `${k}=${v}`);
 }
+
+/**
+ * `<cli> mcp add --scope <scope> --transport http gardener <url> -H 'k: v'…`: the one spelling
+ * Claude Code and Gemini CLI share for an HTTP server (their stdio spellings differ).
+ */
+export function httpAddArgv(cli: string, scope: string, spec: ServerSpec, name: string): string[] {
+  return [cli, 'mcp', 'add', '--scope', scope, '--transport', 'http', name, spec.url!, ...Object.entries(spec.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`])];
+}
