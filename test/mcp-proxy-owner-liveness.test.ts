@@ -102,15 +102,20 @@ function proxyUnderTest(socket: Socket, clock: ManualClock) {
   return { hostIn, host, logs, served, done, end: () => hostIn.end() };
 }
 
+/** The host's initialize, through the proxy to the stand-in owner, answered by it and passed back. */
+async function initializeThroughTheOwner(s: Awaited<ReturnType<typeof standIn>>, p: ReturnType<typeof proxyUnderTest>): Promise<void> {
+  p.hostIn.write(line(INITIALIZE));
+  await s.seen.waitFor((m) => m.method === 'initialize');
+  s.owner().write(line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'stand-in', version: '0' } } }));
+  await p.host.waitFor((m) => m.id === 1);
+}
+
 test('with nothing waiting, a silent owner is never pinged and never left', async () => {
   const s = await standIn();
   const clock = new ManualClock();
   const p = proxyUnderTest(s.socket, clock);
   try {
-    p.hostIn.write(line(INITIALIZE));
-    await s.seen.waitFor((m) => m.method === 'initialize');
-    s.owner().write(line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'stand-in', version: '0' } } }));
-    await p.host.waitFor((m) => m.id === 1);
+    await initializeThroughTheOwner(s, p);
     p.hostIn.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     await s.seen.waitFor((m) => m.method === 'notifications/initialized');
     clock.advance(PROXY_LIVENESS_MS * 10);
@@ -129,10 +134,7 @@ test('a busy owner that answers pings keeps the session; a silent one is left af
   const clock = new ManualClock();
   const p = proxyUnderTest(s.socket, clock);
   try {
-    p.hostIn.write(line(INITIALIZE));
-    await s.seen.waitFor((m) => m.method === 'initialize');
-    s.owner().write(line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'stand-in', version: '0' } } }));
-    await p.host.waitFor((m) => m.id === 1);
+    await initializeThroughTheOwner(s, p);
     p.hostIn.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'scan', arguments: {} } };
     p.hostIn.write(line(call));
@@ -193,10 +195,7 @@ test('an answer from the owner over MAX_LINE_BYTES becomes -32603 for its reques
   const clock = new ManualClock();
   const p = proxyUnderTest(s.socket, clock);
   try {
-    p.hostIn.write(line(INITIALIZE));
-    await s.seen.waitFor((m) => m.method === 'initialize');
-    s.owner().write(line({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'stand-in', version: '0' } } }));
-    await p.host.waitFor((m) => m.id === 1);
+    await initializeThroughTheOwner(s, p);
     p.hostIn.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'seek', arguments: { query: 'x' } } }));
     await s.seen.waitFor((m) => m.id === 2);
     s.owner().write(line({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'x'.repeat(MAX_LINE_BYTES) }] } }));
