@@ -19,7 +19,8 @@ async function until(what: string, cond: () => boolean): Promise<void> {
   }
 }
 
-test('large bodies are read at most maxBodyBytesInFlight at a time, the rest wait unread; a small one never waits behind them; a client that leaves gives its turn up', { timeout: 120_000 }, async () => {
+/** An owner's HTTP listener whose large bodies share BUDGET bytes, the folder its calls name, and the requests to end with it. */
+async function ownerWithBudget() {
   const home = await makeTempDir('gardener-home-');
   const folder = await makeTempDir();
   const log = createLogger('silent');
@@ -36,6 +37,19 @@ test('large bodies are read at most maxBodyBytesInFlight at a time, the rest wai
   });
   const url = await http.listen();
   const open: ClientRequest[] = [];
+  const close = async () => {
+    for (const r of open) r.destroy();
+    await http.stopAccepting();
+    await http.endSessions();
+    await brains.close();
+    await home.cleanup();
+    await folder.cleanup();
+  };
+  return { url, folder, open, close, http };
+}
+
+test('large bodies are read at most maxBodyBytesInFlight at a time, the rest wait unread; a small one never waits behind them; a client that leaves gives its turn up', { timeout: 120_000 }, async () => {
+  const { url, folder, open, close, http } = await ownerWithBudget();
   const big = () => {
     let answered!: (status: number) => void;
     const status = new Promise<number>((r) => (answered = r));
@@ -71,32 +85,12 @@ test('large bodies are read at most maxBodyBytesInFlight at a time, the rest wai
     assert.equal(await second.status, 200, 'the second was read once there was room');
     await until('every room given back', () => http.bodies.inFlight === 0);
   } finally {
-    for (const r of open) r.destroy();
-    await http.stopAccepting();
-    await http.endSessions();
-    await brains.close();
-    await home.cleanup();
-    await folder.cleanup();
+    await close();
   }
 });
 
 test('a large body whose first bytes already nest too deep gives its room back at once: the next one is read while it still uploads', { timeout: 60_000 }, async () => {
-  const home = await makeTempDir('gardener-home-');
-  const folder = await makeTempDir();
-  const log = createLogger('silent');
-  const brains = new OwnerBrains({ home: home.dir, maxThreads: 1, log });
-  const http = new HttpListener({
-    host: '127.0.0.1',
-    port: 0,
-    token: TOKEN,
-    log,
-    startedAt: 0,
-    maxBodyBytesInFlight: BUDGET,
-    brains: () => brains.describe(),
-    sessionHost: brains,
-  });
-  const url = await http.listen();
-  const open: ClientRequest[] = [];
+  const { url, folder, open, close, http } = await ownerWithBudget();
   const post = (path: string) => {
     let answered!: (r: { status: number; body: string }) => void;
     const answer = new Promise<{ status: number; body: string }>((r) => (answered = r));
@@ -127,12 +121,7 @@ test('a large body whose first bytes already nest too deep gives its room back a
     assert.match(refused.body, /GDN_JSON_TOO_DEEP/);
     await until('every room given back', () => http.bodies.inFlight === 0);
   } finally {
-    for (const r of open) r.destroy();
-    await http.stopAccepting();
-    await http.endSessions();
-    await brains.close();
-    await home.cleanup();
-    await folder.cleanup();
+    await close();
   }
 });
 
