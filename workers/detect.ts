@@ -10,12 +10,14 @@
  * by DETECT_TASK_TIMEOUT_MS, killed on abort) and stats files under the root it is given. It
  * never opens the store. The caller's cancel arrives as a message, not as a Piscina abort, so
  * that a cancelled task kills its git rather than losing its thread with the git still running.
+ * A Gardener error leaves as data and is itself again in the caller (src/pool/error-wire.ts).
  */
 import type { MessagePort } from 'node:worker_threads';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import { resolveCommit as resolveCommitOf } from '../src/detect/run-git.js';
 import { mineHistory as mineHistoryOf, type MineOutcome } from '../src/history/index.js';
 import { AbortedError } from '../src/errors.js';
+import { throwsWhole } from '../src/pool/error-wire.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type MineHistoryTask, type ResolveCommitTask } from './types.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
 
@@ -37,22 +39,19 @@ async function withTaskSignal<T>(port: MessagePort | undefined, run: (signal: Ab
   }
 }
 
-export default function detect(task: DetectTask): Promise<DetectResult> {
-  return withTaskSignal(task.abort, (signal) => detectChanges(task.request, signal));
-}
+export default throwsWhole((task: DetectTask): Promise<DetectResult> =>
+  withTaskSignal(task.abort, (signal) => detectChanges(task.request, signal)));
 
-export function resolveCommit(task: ResolveCommitTask): Promise<string | null> {
-  return withTaskSignal(task.abort, (signal) => resolveCommitOf(task.ref, { cwd: task.root, gitBinary: task.gitBinary, signal }));
-}
+export const resolveCommit = throwsWhole((task: ResolveCommitTask): Promise<string | null> =>
+  withTaskSignal(task.abort, (signal) => resolveCommitOf(task.ref, { cwd: task.root, gitBinary: task.gitBinary, signal })));
 
 /** A git that fails comes back as `{status: 'failed', note}` (see MineOutcome); a cancel still rejects. */
-export function mineHistory(task: MineHistoryTask): Promise<MineOutcome> {
-  return withTaskSignal(task.abort, async (signal) => {
+export const mineHistory = throwsWhole((task: MineHistoryTask): Promise<MineOutcome> =>
+  withTaskSignal(task.abort, async (signal) => {
     try {
       return await mineHistoryOf(task.request, signal);
     } catch (err) {
       if (err instanceof AbortedError || signal.aborted) throw err;
       return { status: 'failed', note: (err as Error).message };
     }
-  });
-}
+  }));

@@ -16,6 +16,7 @@ import { Piscina } from 'piscina';
 import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
 import { realTimers, type Timers } from '../timers.js';
+import { errorFromWire, isErrorWire } from './error-wire.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type MineHistoryTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
 import type { MineRequest, MineOutcome } from '../history/types.js';
 
@@ -202,7 +203,9 @@ export class WorkerPool {
     this.#timers.clearTimeout(this.#release);
     try {
       return (await this.#ensure().run(task, { filename, name: fn, signal: joined, transferList })) as R;
-    } catch (err) {
+    } catch (thrown) {
+      // A Gardener error left its thread as data (error-wire.ts): it is itself again, never a crash.
+      const err = isErrorWire(thrown) ? errorFromWire(thrown) : thrown;
       if (cancelledBy?.aborted) throw new AbortedError(name, { cause: err });
       if (timeout.aborted) throw new WorkerTimeoutError(name, 'run', POOL_TASK_TIMEOUT_MS);
       if (err instanceof Error && /terminated|exited|worker/i.test(err.message) && !(err as { code?: string }).code?.startsWith('GDN_')) {
