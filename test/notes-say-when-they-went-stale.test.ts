@@ -27,6 +27,7 @@ const FILES = {
   'src/config.ts': CONFIG,
   'src/other.ts': 'export const otherThing = 1;\n',
   'src/stay.ts': 'export function stayHere(): number {\n  return 1;\n}\n',
+  'src/old-name.ts': 'export const renamedConstant = 7;\n',
 };
 
 async function withSession(fn: (c: GardenerClient, repo: GitRepo) => Promise<void>): Promise<void> {
@@ -61,6 +62,7 @@ test('a note tied to a file or a definition is marked stale once the map sees th
     const goneDef = await remember(c, { text: 'settings other thing is one', definitions: [{ path: 'src/other.ts', name: 'otherThing' }] });
     const removedFile = await remember(c, { text: 'settings other file holds a constant', files: ['src/other.ts'] });
     const untouched = await remember(c, { text: 'settings stay here', files: ['src/stay.ts'] });
+    const renamedFile = await remember(c, { text: 'settings renamed constant lives here', files: ['src/old-name.ts'] });
 
     const before = await c.call('boot_memory');
     assert.equal(before.isError, false, JSON.stringify(before.value));
@@ -73,11 +75,13 @@ test('a note tied to a file or a definition is marked stale once the map sees th
     repo.write('src/config.ts', 'export function parseConfig(text: string): string[] {\n  return text.split(":");\n}\n');
     repo.write('src/load.ts', 'export function loadConfig(path: string): string {\n  return path.trim();\n}\n');
     repo.remove('src/other.ts');
+    repo.write('src/new-name.ts', FILES['src/old-name.ts']);
+    repo.remove('src/old-name.ts');
     assert.equal((await c.call('ingest')).isError, false);
 
     const after = await c.call('boot_memory');
     const notes = byId(after.value.notes);
-    assert.equal(notes.size, 6, 'no note is dropped');
+    assert.equal(notes.size, 7, 'no note is dropped');
     const changed = notes.get(fileNote)!.stale!;
     assert.equal(changed.length, 1);
     assert.equal(changed[0]!.path, 'src/config.ts');
@@ -88,11 +92,12 @@ test('a note tied to a file or a definition is marked stale once the map sees th
     assert.deepEqual(notes.get(goneDef)!.stale, [{ path: 'src/other.ts', name: 'otherThing', removed: true }]);
     assert.deepEqual(notes.get(removedFile)!.stale, [{ path: 'src/other.ts', removed: true }]);
     assert.equal(notes.get(untouched)!.stale, undefined);
+    assert.deepEqual(notes.get(renamedFile)!.stale, [{ path: 'src/old-name.ts', moved_to: 'src/new-name.ts' }], 'a file renamed with its content kept is traced by its hash');
 
     const seek = await c.call('seek', { query: 'settings', scope: 'notes', limit: 20 });
     assert.equal(seek.isError, false, JSON.stringify(seek.value));
     const seen = byId(seek.value.notes);
-    assert.equal(seen.size, 6);
+    assert.equal(seen.size, 7);
     assert.deepEqual(seen.get(fileNote)!.stale, notes.get(fileNote)!.stale);
     assert.deepEqual(seen.get(movedDef)!.stale, notes.get(movedDef)!.stale);
     assert.equal(seen.get(untouched)!.stale, undefined);

@@ -9,7 +9,9 @@
  *   map row older than the note with other content means the map is behind the file the note
  *   saw (the agent wrote the note right after an edit): the file is pending, not the note stale.
  *   A row whose hash was cleared for a re-read (a migration) is pending too;
- * - a tied file gone from the map is stale (`removed`; the map keeps no time for a removal);
+ * - a tied file gone from the map is stale: `movedTo` the file of the same root that holds the
+ *   content the note saw (a rename with the content kept), else `removed` (the map keeps no time
+ *   for a removal);
  * - a tied definition is stale only when its file changed and no definition of that name is
  *   left in it: found in another file it `movedTo` there (`path:line`), else it is `gone`. A
  *   definition still in its file (at any line) is not stale: an edit above it moves its line
@@ -41,7 +43,10 @@ export interface StaleMark {
   removed?: true;
   /** The definition is no longer in its file, nor found in another. */
   gone?: true;
-  /** Where the definition is now (`path:line`), when it left its file for another. */
+  /**
+   * Where the definition is now (`path:line`), when it left its file for another; for a file
+   * tie, the path that holds the file's content now, when the file left the map.
+   */
   movedTo?: string;
 }
 
@@ -96,7 +101,10 @@ export function marksOf(db: Database, noteIds: readonly number[]): Map<number, N
 
 function staleMark(db: Database, r: TieRow, movedCache: Map<string, string | null>): StaleMark | null {
   if (r.nowHash === null) {
-    if (r.name === null) return { path: r.path, removed: true };
+    if (r.name === null) {
+      const movedTo = holderOf(db, r.rootId, r.hash, movedCache);
+      return movedTo ? { path: r.path, movedTo } : { path: r.path, removed: true };
+    }
     const movedTo = whereIs(db, r.name, r.rootId, r.path, movedCache);
     return movedTo ? { path: r.path, name: r.name, movedTo } : { path: r.path, name: r.name, removed: true };
   }
@@ -105,6 +113,20 @@ function staleMark(db: Database, r: TieRow, movedCache: Map<string, string | nul
   if ((JSON.parse(r.symbols ?? '[]') as SymbolDef[]).some((s) => s.name === r.name)) return null;
   const movedTo = whereIs(db, r.name, r.rootId, r.path, movedCache);
   return movedTo ? { path: r.path, name: r.name, changedAt: r.ingestedAt!, movedTo } : { path: r.path, name: r.name, changedAt: r.ingestedAt!, gone: true };
+}
+
+/**
+ * The path (the first by name) that holds this content hash in the root now, or null. Asked
+ * only for a tie whose file left the map, so it scans the root's files rather than keep an
+ * index on hashes that every write would pay for.
+ */
+function holderOf(db: Database, rootId: number, hash: string, cache: Map<string, string | null>): string | null {
+  const key = `${rootId}\0#${hash}`;
+  if (cache.has(key)) return cache.get(key)!;
+  const row = db.prepare('SELECT path FROM files WHERE root_id = ? AND hash = ? ORDER BY path LIMIT 1').get<{ path: string }>(rootId, hash);
+  const found = row?.path ?? null;
+  cache.set(key, found);
+  return found;
 }
 
 /** `path:line` of a definition of this name in another file (the first by path), or null. */
