@@ -57,7 +57,7 @@ export interface BenchJsonOwner {
   /** The owner process alone with one and with four sessions, in MB (each proxy adds a bare Node's RSS). */
   owner_one_session_rss_mb: number;
   owner_four_sessions_rss_mb: number;
-  /** The owner idle after its sessions ended: RSS in MB, CPU seconds per idle minute. */
+  /** The owner idle after its sessions ended: RSS in MB at the end of its first idle minute, CPU seconds in that minute. */
   idle_owner_rss_mb: number;
   idle_cpu_s_per_min: number;
 }
