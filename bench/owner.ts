@@ -6,7 +6,8 @@
  *     command serving in-process (GARDENER_NO_OWNER=1), interleaved, medians;
  *   - REST `seek` over HTTP keep-alive on the bench's brain, idle: p50/p99 of the round trip;
  *   - RSS of one and of four sessions on the brain through the owner (owner + proxies), beside
- *     four in-process `gardener mcp` sessions;
+ *     four in-process `gardener mcp` sessions; the same sums in PSS, which count the pages the
+ *     processes share (the runtime's binary, about 36 MB of each proxy's 46 MB RSS) once;
  *   - the owner idle afterwards: its CPU over the first minute after its sessions ended, and
  *     its RSS at the end of that minute.
  */
@@ -16,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { drawQueries, percentile } from './seek-latency.js';
 import type { BenchContext } from './tick-burst.js';
-import { cpuSeconds, rssMb } from './proc-stats.js';
+import { cpuSeconds, pssMb, rssMb } from './proc-stats.js';
+import { msFromEnv } from '../src/timers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 /** Interleaved cold starts per side. */
@@ -32,6 +34,8 @@ const REST_WARMUP = 20;
  * then used no CPU at all (0 ms in each of the next eleven 5 s windows).
  */
 export const IDLE_WINDOW_MS = 60_000;
+/** The idle window as run: GARDENER_BENCH_OWNER_IDLE_MS shortens it (the bench's own test uses 1 s). */
+const idleWindowMs = (log: (line: string) => void): number => msFromEnv('GARDENER_BENCH_OWNER_IDLE_MS', IDLE_WINDOW_MS, 1, log);
 
 export interface OwnerResult {
   proxyInitializeMs: number;
@@ -43,6 +47,10 @@ export interface OwnerResult {
   ownerOneSessionRssMb: number;
   ownerFourSessionsRssMb: number;
   fourInProcessRssMb: number;
+  /** The same three sums in PSS: a page the processes share (the runtime's binary) counted once. */
+  oneSessionPssMb: number;
+  fourSessionsPssMb: number;
+  fourInProcessPssMb: number;
   idleOwnerRssMb: number;
   idleCpuSPerMin: number;
 }
@@ -148,17 +156,21 @@ export async function measureOwner(ctx: BenchContext, home: string): Promise<Own
     sessions.push(await openSession(root, env));
     const ownerOneSessionRssMb = rssMb(owner.pid!);
     const oneSessionRssMb = ownerOneSessionRssMb + rssMb(sessions[0]!.proc.pid!);
+    const oneSessionPssMb = pssMb(owner.pid!) + pssMb(sessions[0]!.proc.pid!);
     for (let i = 0; i < 3; i++) sessions.push(await openSession(root, env));
     const ownerFourSessionsRssMb = rssMb(owner.pid!);
     const fourSessionsRssMb = ownerFourSessionsRssMb + sessions.reduce((sum, s) => sum + rssMb(s.proc.pid!), 0);
+    const fourSessionsPssMb = pssMb(owner.pid!) + sessions.reduce((sum, s) => sum + pssMb(s.proc.pid!), 0);
     const locals: McpProc[] = [];
     for (let i = 0; i < 4; i++) locals.push(await openSession(root, inProcessEnv));
     const fourInProcessRssMb = locals.reduce((sum, s) => sum + rssMb(s.proc.pid!), 0);
+    const fourInProcessPssMb = locals.reduce((sum, s) => sum + pssMb(s.proc.pid!), 0);
     await Promise.all([...locals, ...sessions.splice(0)].map((s) => s.close()));
 
+    const windowMs = idleWindowMs(ctx.log);
     const c0 = cpuSeconds(owner.pid!);
-    await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
-    const idleCpuSPerMin = (cpuSeconds(owner.pid!) - c0) * (60_000 / IDLE_WINDOW_MS);
+    await new Promise((r) => setTimeout(r, windowMs));
+    const idleCpuSPerMin = (cpuSeconds(owner.pid!) - c0) * (60_000 / windowMs);
     const med = (a: number[]) => percentile(a, 50);
     const result: OwnerResult = {
       proxyInitializeMs: med(proxy),
@@ -167,6 +179,9 @@ export async function measureOwner(ctx: BenchContext, home: string): Promise<Own
       oneSessionRssMb,
       fourSessionsRssMb,
       fourInProcessRssMb,
+      oneSessionPssMb,
+      fourSessionsPssMb,
+      fourInProcessPssMb,
       ownerOneSessionRssMb,
       ownerFourSessionsRssMb,
       idleOwnerRssMb: rssMb(owner.pid!),

@@ -1,5 +1,6 @@
 /**
- * What Linux says of another process (/proc): its resident memory and CPU time. The bench
+ * What Linux says of another process (/proc): its resident memory (RSS, and PSS for sums
+ * over processes) and CPU time. The bench
  * measures the owner, its proxies and the watch host from outside with these.
  */
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
@@ -10,6 +11,15 @@ const CLOCK_TICKS_PER_S = 100;
 /** Resident set size of `pid` now, in MB. */
 export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/**
+ * Proportional set size of `pid` now, in MB: its resident pages, each shared page divided by
+ * the processes that map it (/proc/<pid>/smaps_rollup). Summed over processes it counts a page
+ * they share once, where summed RSS counts the runtime's binary once a process.
+ */
+export function pssMb(pid: number): number {
+  return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))![1]) / 1024;
 }
 
 /** User + system CPU time `pid` has used so far, in seconds. */

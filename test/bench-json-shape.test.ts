@@ -54,6 +54,8 @@ describe('gardener bench --json', () => {
         ...process.env,
         TMPDIR: tmp,
         GARDENER_HOME: home,
+        // The idle owner is watched for a minute in a real run; a second shows the field is there.
+        GARDENER_BENCH_OWNER_IDLE_MS: '1000',
       });
       assert.equal(r.status, 0, r.stderr);
       const out = JSON.parse(r.stdout) as Record<string, unknown>;

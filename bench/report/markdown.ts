@@ -164,7 +164,7 @@ function mcpSection(bench: BenchJson): string {
       `**The owner** (\`gardener serve\` on the bench's home, measured from outside as a host sees it): cold \`initialize\` of \`gardener mcp\` ` +
         `proxying to the running owner beside the same command serving in-process, interleaved, medians; REST \`seek\` round trips over ` +
         `HTTP keep-alive on the ${bench.base_files ?? '?'}-file brain, idle; RSS of the owner plus its proxies with one and four sessions on the brain ` +
-        `(each proxy is a bare Node process), beside four in-process sessions; the owner idle for the first minute after its sessions ended (its CPU over that whole minute, its RSS at the end of it).`,
+        `(each proxy is a bare Node process), beside four in-process sessions, and the same sums in PSS (a page the processes share, such as the runtime's binary, counted once: the sum that says what the sessions cost the machine); the owner idle for the first minute after its sessions ended (its CPU over that whole minute, its RSS at the end of it).`,
       '',
       table(
         ['measure', 'value'],
@@ -174,6 +174,10 @@ function mcpSection(bench: BenchJson): string {
           ['RSS, one session / four (owner + proxies)', `${fmt(o.one_session_rss_mb)} MB / ${fmt(o.four_sessions_rss_mb)} MB (${o.four_sessions_ratio.toFixed(2)}×)`],
           ['RSS of the owner alone, one session / four', `${fmt(o.owner_one_session_rss_mb)} MB / ${fmt(o.owner_four_sessions_rss_mb)} MB`],
           ['RSS, four in-process sessions', `${fmt(o.four_in_process_rss_mb)} MB`],
+          ...(o.four_sessions_pss_ratio === undefined ? [] : [
+            ['PSS, one session / four (owner + proxies)', `${fmt(o.one_session_pss_mb)} MB / ${fmt(o.four_sessions_pss_mb)} MB (**${o.four_sessions_pss_ratio.toFixed(2)}×**)`],
+            ['PSS, four in-process sessions', `${fmt(o.four_in_process_pss_mb)} MB`],
+          ]),
           ['idle owner', `${fmt(o.idle_owner_rss_mb)} MB, ${o.idle_cpu_s_per_min} CPU s in its first idle minute`],
         ],
         [':--', ':--'],

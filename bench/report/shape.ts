@@ -54,6 +54,11 @@ export interface BenchJsonOwner {
   four_sessions_rss_mb: number;
   four_sessions_ratio: number;
   four_in_process_rss_mb: number;
+  /** The same sums in PSS (shared pages counted once), and the four-to-one ratio the target judges. */
+  one_session_pss_mb: number;
+  four_sessions_pss_mb: number;
+  four_sessions_pss_ratio: number;
+  four_in_process_pss_mb: number;
   /** The owner process alone with one and with four sessions, in MB (each proxy adds a bare Node's RSS). */
   owner_one_session_rss_mb: number;
   owner_four_sessions_rss_mb: number;
@@ -263,6 +268,10 @@ function mcpJson(result: BenchResult): BenchJsonMcp | null {
           four_sessions_rss_mb: r1(mcp.owner.fourSessionsRssMb),
           four_sessions_ratio: r3(mcp.owner.fourSessionsRssMb / mcp.owner.oneSessionRssMb),
           four_in_process_rss_mb: r1(mcp.owner.fourInProcessRssMb),
+          one_session_pss_mb: r1(mcp.owner.oneSessionPssMb),
+          four_sessions_pss_mb: r1(mcp.owner.fourSessionsPssMb),
+          four_sessions_pss_ratio: r3(mcp.owner.fourSessionsPssMb / mcp.owner.oneSessionPssMb),
+          four_in_process_pss_mb: r1(mcp.owner.fourInProcessPssMb),
           owner_one_session_rss_mb: r1(mcp.owner.ownerOneSessionRssMb),
           owner_four_sessions_rss_mb: r1(mcp.owner.ownerFourSessionsRssMb),
           idle_owner_rss_mb: r1(mcp.owner.idleOwnerRssMb),

@@ -73,6 +73,7 @@ function mcpLines(json: BenchJson): string[] {
       `owner: gardener mcp cold initialize as a proxy ${fmt(o.proxy_initialize_ms)} ms vs in-process ${fmt(o.in_process_initialize_ms)} ms (${o.proxy_initialize_ratio}x); ` +
         `REST seek p50 ${fmtMs(o.rest_seek_p50_ms)} ms, p99 ${fmtMs(o.rest_seek_p99_ms)} ms over ${o.rest_seek_calls} calls; ` +
         `RSS one session ${fmt(o.one_session_rss_mb)} MB, four ${fmt(o.four_sessions_rss_mb)} MB (${o.four_sessions_ratio}x), four in-process ${fmt(o.four_in_process_rss_mb)} MB; owner alone ${fmt(o.owner_one_session_rss_mb)} → ${fmt(o.owner_four_sessions_rss_mb)} MB; ` +
+        `PSS one session ${fmt(o.one_session_pss_mb)} MB, four ${fmt(o.four_sessions_pss_mb)} MB (${o.four_sessions_pss_ratio}x); ` +
         `idle owner ${fmt(o.idle_owner_rss_mb)} MB, ${o.idle_cpu_s_per_min} CPU s in its first idle minute`,
     );
   }
