@@ -269,6 +269,9 @@ async function drain(
   // main thread never holds a file's text: it hands the writer one port per batch.
   const key = ++lastStageKey;
   let staged = 0;
+  // The group's stagings not yet committed: a failed drain drops its stage only after they
+  // landed, since nothing orders a port's message against the writer's other calls.
+  let staging: Promise<number>[] = [];
   try {
     await refill();
     while (inflight.length > 0) {
@@ -276,7 +279,9 @@ async function drain(
     }
   } finally {
     for (const slot of inflight) slot.results.close();
-    if (staged > 0) writer.dropStaged(key).catch(() => {});
+    if (staged > 0) {
+      void Promise.allSettled(staging).then(() => writer.dropStaged(key)).catch(() => {});
+    }
   }
   return left;
 
@@ -285,7 +290,7 @@ async function drain(
     // Finished batches, in backlog order, go into one commit; while more are being hashed,
     // it waits for at least MIN_FILES_PER_COMMIT of them.
     const results: ResultSummary[] = [];
-    const staging: Promise<number>[] = [];
+    staging = [];
     let bytes = 0;
     while (inflight.length > 0 && results.length < MAX_FILES_PER_COMMIT && bytes < MAX_BYTES_PER_COMMIT) {
       throwIfAborted(options.signal);
