@@ -6,7 +6,7 @@
  * parallel with each other and with the writer), and `gitMs` is detection's wait on git.
  */
 import type { Brain } from '../src/brain/index.js';
-import type { DetectResult, HashExtractOutput } from '../workers/types.js';
+import type { DetectResult, HashExtractDelivered, HashExtractOutput } from '../workers/types.js';
 
 export interface StageTimes {
   /** Wall time detection waited on git processes, in ms (reported by the detect worker). */
@@ -17,8 +17,8 @@ export interface StageTimes {
   commitWorkMs: number;
   /**
    * Round trips of every other store writer call the tick awaits (lease, roots, push, peek,
-   * count), in ms. Staging a finished batch (stageResults) is left out: the drain does not
-   * wait for it, it overlaps the hashing.
+   * count), in ms. Staging a finished batch (stageFrom, stageResults) is left out: it overlaps
+   * the hashing, and the drain waits on it only before a commit, for the group's last batch.
    */
   writerOtherMs: number;
   /** Time the pool threads spent reading, hashing and extracting, summed over batches, in ms. */
@@ -51,6 +51,10 @@ export class StageClock {
           return (...args: Parameters<typeof target.hashExtract>) =>
             timed(() => target.hashExtract(...args), (_ms, r: HashExtractOutput) => void (times().hashWorkMs += r.workMs));
         }
+        if (prop === 'hashExtractTo') {
+          return (...args: Parameters<typeof target.hashExtractTo>) =>
+            timed(() => target.hashExtractTo(...args), (_ms, r: HashExtractDelivered) => void (times().hashWorkMs += r.workMs));
+        }
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
@@ -68,7 +72,7 @@ export class StageClock {
                   if (name === 'commitResults') {
                     times().commitMs += ms;
                     times().commitWorkMs += (value as { writeMs?: number }).writeMs ?? 0;
-                  } else if (name !== 'stageResults') times().writerOtherMs += ms;
+                  } else if (name !== 'stageResults' && name !== 'stageFrom') times().writerOtherMs += ms;
                 });
             },
           });

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { makeTempDir } from './helpers/git-repo.js';
-import { StoreWriterClient } from '../src/pool/index.js';
+import { MessageChannel } from 'node:worker_threads';
+import { StoreWriterClient, moved } from '../src/pool/index.js';
 import { openStore, readStatus } from '../src/store/index.js';
 import { extractionFields, type FileResult } from '../workers/types.js';
 
@@ -50,6 +51,29 @@ test('staged results reach the map only with the commit that removes their items
     } finally {
       reader.close();
     }
+  } finally {
+    await client.close();
+    await temp.cleanup();
+  }
+});
+
+test('a batch whose channel closes without results fails its staging instead of waiting for it', { timeout: 60_000 }, async () => {
+  const temp = await makeTempDir();
+  const client = new StoreWriterClient(join(temp.dir, 'brain.db'));
+  const w = client.api;
+  try {
+    await w.ensureRoot(temp.dir, 1);
+    const delivered = new MessageChannel();
+    const posted = ingested(1, 1, 'a.ts');
+    delivered.port1.postMessage([posted]);
+    assert.equal(await w.stageFrom(9, moved(delivered.port2, [delivered.port2])), 1, 'a delivered batch is staged');
+
+    // The pool thread died before posting: its end of the channel closes, and nothing comes.
+    const lost = new MessageChannel();
+    const staging = w.stageFrom(10, moved(lost.port2, [lost.port2]));
+    lost.port1.close();
+    await assert.rejects(staging, /closed its channel to the store writer without results/);
+    assert.equal((await w.commitResults([], 2, 10)).ingested, 0, 'nothing was staged for the lost batch');
   } finally {
     await client.close();
     await temp.cleanup();

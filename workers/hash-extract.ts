@@ -4,6 +4,9 @@
  *   main thread ── run(HashExtractTask) ──► [this worker] ── reads files under task.root
  *               ◄── HashExtractOutput ────┘
  *
+ *   a drain:  main ── run(HashExtractDeliverTask) ──► [this worker] ── results ──► deliverTo
+ *                  ◄── HashExtractDelivered (summaries) ┘              (the store writer's port)
+ *
  * Stateless but for the tree-sitter grammars it loads lazily, once per thread, for the languages
  * its batches hold (src/ingest/tree-sitter/): it may touch only the files of the batch it is
  * handed; no store, no git.
@@ -11,7 +14,7 @@
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
 import { runtimeStarted } from '../src/ingest/tree-sitter/index.js';
-import { textBuffers, threadHeap, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
+import { summarize, textBuffers, threadHeap, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
@@ -34,6 +37,18 @@ export default async function hashExtract(task: HashExtractTask): Promise<HashEx
       return output;
     },
   } as never) as unknown as HashExtractOutput;
+}
+
+/**
+ * A drain's batch: the results (texts moved, not copied) go straight to the store writer on
+ * `task.deliverTo`, posted before this task answers; the main thread gets their summaries.
+ */
+export async function deliver(task: HashExtractDeliverTask): Promise<HashExtractDelivered> {
+  const started = performance.now();
+  const { deliverTo, ...batch } = task;
+  const results = await hashAndExtract(batch);
+  deliverTo.postMessage(results, textBuffers(results));
+  return { summaries: results.map(summarize), workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
 }
 
 /** This thread's heap, for the bench's memory breakdown (bench/memory-breakdown.ts). */

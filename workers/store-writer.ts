@@ -8,7 +8,7 @@
  * the vigil. Each method is one short transaction, so the main thread never holds a write
  * lock and readers (WAL) are never blocked.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
@@ -120,6 +120,23 @@ export class StoreWriter {
     const staged = this.#staged.get(key);
     if (staged) staged.push(...results);
     else this.#staged.set(key, results);
+  }
+
+  /**
+   * Stages, under `key`, the results a pool batch posts on `port` (src/pool/worker-pool.ts
+   * hashExtractTo), straight from the pool thread: the batch has answered before this is
+   * called, so its one message is already waiting. Resolves with how many results were staged;
+   * rejects if the port closes without them (the pool thread died), so nothing waits forever.
+   */
+  stageFrom(key: number, port: MessagePort): Promise<number> {
+    return new Promise((resolve, reject) => {
+      port.once('message', (results: FileResult[]) => {
+        this.stageResults(key, results);
+        port.close();
+        resolve(results.length);
+      });
+      port.once('close', () => reject(new Error('a hash+extract batch closed its channel to the store writer without results')));
+    });
   }
 
   /** Forgets what was staged under `key` (a drain that failed before its commit). */

@@ -46,6 +46,37 @@ export interface MineHistoryTask {
   abort?: MessagePort;
 }
 
+/**
+ * A drain's hash+extract batch: the results go on `deliverTo`, a port whose other end the store
+ * writer holds (stageFrom), and the main thread gets only their summaries. The results cross
+ * one thread boundary instead of two, and the main thread never clones a file's text.
+ */
+export interface HashExtractDeliverTask extends HashExtractTask {
+  deliverTo: MessagePort;
+}
+
+/** What the main thread keeps of one delivered result: enough to count, bound and report it. */
+export interface ResultSummary {
+  id: number;
+  rootId: number;
+  path: string;
+  status: FileResult['status'];
+  /** Bytes of the text delivered for indexing (0 without). */
+  textBytes: number;
+}
+
+export interface HashExtractDelivered {
+  summaries: ResultSummary[];
+  /** Time spent reading, hashing, extracting and delivering, in ms. */
+  workMs: number;
+  holdsGrammars: boolean;
+}
+
+/** The summary of one result (ResultSummary). */
+export function summarize(r: FileResult): ResultSummary {
+  return { id: r.id, rootId: r.rootId, path: r.path, status: r.status, textBytes: r.status === 'ingested' && r.text ? r.text.byteLength : 0 };
+}
+
 export interface HashExtractOutput {
   results: FileResult[];
   /** Time spent reading, hashing and extracting, in ms. */

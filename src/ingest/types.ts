@@ -51,8 +51,9 @@ export interface IngestedResult extends ResultBase {
   lines: number;
   /**
    * The file's UTF-8 bytes for the full-text index; null for binary or oversized files.
-   * Bytes rather than a string so they cross threads by transfer, not by copy: the main
-   * thread only relays them from the pool to the writer, which decodes them once.
+   * Bytes rather than a string so they cross threads by transfer, not by copy: a drain's
+   * pool thread posts them straight to the writer (never through the main thread), which
+   * decodes them once.
    */
   text: Uint8Array | null;
   /** The file's definitions, as stored (JSON of SymbolDef[]), and how many. */

@@ -6,7 +6,7 @@
  * every pending call with WorkerCrashedError, and the next call starts a fresh worker and
  * reopens the same store, so the writer recovers by itself.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from './node-endpoint.js';
 import { WorkerCrashedError, WorkerTimeoutError, InvalidArgumentError } from '../errors.js';
@@ -134,8 +134,9 @@ export class StoreWriterClient {
 
 /**
  * Marks a call argument so its buffers move to the writer instead of being copied (after the
- * call they are detached here). Use for ingest results: `moved(results, textBuffers(results))`.
+ * call they are detached here). Use for ingest results, `moved(results, textBuffers(results))`,
+ * and for a port the writer is to read from, `moved(port, [port])`.
  */
-export function moved<T>(value: T, buffers: ArrayBuffer[]): T {
-  return Comlink.transfer(value, buffers);
+export function moved<T>(value: T, buffers: (ArrayBuffer | MessagePort)[]): T {
+  return Comlink.transfer(value, buffers as unknown as Parameters<typeof Comlink.transfer>[1]);
 }

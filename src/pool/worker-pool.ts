@@ -17,7 +17,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
 import { realTimers, type Timers } from '../timers.js';
 import { errorFromWire, isErrorWire } from './error-wire.js';
-import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractOutput, type HashExtractTask, type MineHistoryTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type MineHistoryTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
 import type { MineRequest, MineOutcome } from '../history/types.js';
 
 /**
@@ -111,6 +111,20 @@ export class WorkerPool {
 
   async hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
     const out = await this.#run<HashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', task, [], signal);
+    if (out.holdsGrammars && !this.#holdsGrammars) {
+      this.#holdsGrammars = true;
+      this.#armRelease();
+    }
+    return out;
+  }
+
+  /**
+   * A drain's batch: the results are posted on `deliverTo` (moved there with the task; the store
+   * writer holds its other end) and the answer carries only their summaries, so a file's text
+   * and definitions never cross the main thread. The results are on the port before it answers.
+   */
+  async hashExtractTo(task: HashExtractTask, deliverTo: MessagePort, signal?: AbortSignal): Promise<HashExtractDelivered> {
+    const out = await this.#run<HashExtractDeliverTask, HashExtractDelivered>('hash-extract', HASH_FILE, 'deliver', { ...task, deliverTo }, [deliverTo], signal);
     if (out.holdsGrammars && !this.#holdsGrammars) {
       this.#holdsGrammars = true;
       this.#armRelease();

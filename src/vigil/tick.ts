@@ -13,8 +13,9 @@
  * of the map's head. A failed mining is recorded and leaves the tick's work standing.
  */
 import { dirname, join } from 'node:path';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Brain } from '../brain/brain.js';
-import { textBuffers, type BacklogItem, type FileResult, type HashExtractOutput } from '../../workers/types.js';
+import type { BacklogItem, HashExtractDelivered, ResultSummary } from '../../workers/types.js';
 import { moved } from '../pool/index.js';
 import { AbortedError } from '../errors.js';
 import { AUTO_RECONCILE_QUIET_WINDOW_MS } from '../skeleton/index.js';
@@ -211,9 +212,11 @@ const PEEK_ITEMS = MAX_FILES_PER_COMMIT;
 let lastStageKey = 0;
 
 interface Slot {
-  promise: Promise<HashExtractOutput>;
+  promise: Promise<HashExtractDelivered>;
+  /** The writer's end of the channel the batch's results arrive on. */
+  results: MessagePort;
   settled: boolean;
-  out?: HashExtractOutput;
+  out?: HashExtractDelivered;
   err?: unknown;
 }
 
@@ -250,7 +253,10 @@ async function drain(
         after = queued[queued.length - 1]!.id;
       }
       const items = queued.splice(0, maxFiles);
-      const slot: Slot = { promise: brain.pool.hashExtract({ roots: rootPaths, items, maxIndexBytes, references: options.references }, options.signal), settled: false };
+      // The batch's results go from its pool thread to the writer on a channel of their own.
+      const { port1, port2 } = new MessageChannel();
+      const task = { roots: rootPaths, items, maxIndexBytes, references: options.references };
+      const slot: Slot = { promise: brain.pool.hashExtractTo(task, port1, options.signal), results: port2, settled: false };
       slot.promise.then(
         (out) => Object.assign(slot, { out, settled: true }),
         (err) => Object.assign(slot, { err, settled: true }),
@@ -258,18 +264,24 @@ async function drain(
       inflight.push(slot);
     }
   };
-  // Each finished batch crosses to the writer at once (staged there, nothing written), so
-  // the commit that applies a group carries no data and the main thread never clones a
-  // whole group at once: one batch at a time, between whatever else it serves.
+  // Each finished batch is staged in the writer (nothing written) from the channel its pool
+  // thread posted the results on, so the commit that applies a group carries no data and the
+  // main thread never holds a file's text: it hands the writer one port per batch.
   const key = ++lastStageKey;
   let staged = 0;
+  // The group's stagings not yet committed: a failed drain drops its stage only after they
+  // landed, since nothing orders a port's message against the writer's other calls.
+  let staging: Promise<number>[] = [];
   try {
     await refill();
     while (inflight.length > 0) {
       left = await commitGroup();
     }
   } finally {
-    if (staged > 0) writer.dropStaged(key).catch(() => {});
+    for (const slot of inflight) slot.results.close();
+    if (staged > 0) {
+      void Promise.allSettled(staging).then(() => writer.dropStaged(key)).catch(() => {});
+    }
   }
   return left;
 
@@ -277,8 +289,8 @@ async function drain(
   async function commitGroup(): Promise<number> {
     // Finished batches, in backlog order, go into one commit; while more are being hashed,
     // it waits for at least MIN_FILES_PER_COMMIT of them.
-    const results: FileResult[] = [];
-    const staging: Promise<void>[] = [];
+    const results: ResultSummary[] = [];
+    staging = [];
     let bytes = 0;
     while (inflight.length > 0 && results.length < MAX_FILES_PER_COMMIT && bytes < MAX_BYTES_PER_COMMIT) {
       throwIfAborted(options.signal);
@@ -288,10 +300,13 @@ async function drain(
         continue;
       }
       const slot = inflight.shift()!;
-      if (slot.err !== undefined) throw slot.err;
-      const batch = slot.out!.results;
-      for (const r of batch) if (r.status === 'ingested' && r.text) bytes += r.text.byteLength;
-      const handed = writer.stageResults(key, moved(batch, textBuffers(batch)));
+      if (slot.err !== undefined) {
+        slot.results.close();
+        throw slot.err;
+      }
+      const batch = slot.out!.summaries;
+      for (const r of batch) bytes += r.textBytes;
+      const handed = writer.stageFrom(key, moved(slot.results, [slot.results]));
       handed.catch(() => {}); // surfaced by the Promise.all below, or moot if the group fails first
       staging.push(handed);
       staged += batch.length;
@@ -299,9 +314,12 @@ async function drain(
       report.batches++;
       await refill();
     }
+    // The results came on channels of their own, which nothing orders against this call:
+    // the commit goes once the writer has them all.
+    const arrived = (await Promise.all(staging)).reduce((a, n) => a + n, 0);
+    if (arrived !== results.length) throw new Error(`the store writer received ${arrived} of a group of ${results.length} results`);
     const committed = await writer.commitResults([], now(), key);
     staged = 0;
-    await Promise.all(staging);
     const applied = committed.ingested + committed.unchanged + committed.deleted + committed.failed + committed.skipped;
     if (applied !== results.length) throw new Error(`the store writer committed ${applied} of a group of ${results.length} results`);
     report.drained += results.length - committed.skipped;
