@@ -41,14 +41,17 @@ export function seekNames(db: Database, query: string, limit: number): SeekHit[]
                        FROM (SELECT rowid AS id, bm25(fts, 0.0, 1.0, 0.0) AS rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?) AS hit
                        JOIN files f ON f.id = hit.id ORDER BY hit.rank`;
   const candidateFiles = Math.min(W.NAME_CANDIDATE_FILES, limit * W.NAME_CANDIDATES_PER_HIT);
+  // A file found by both searches has its definitions parsed once.
+  const parsed = new Map<number, SymbolDef[]>();
   const collect = (rows: FileRow[], prefix: boolean) => {
     for (const row of rows) {
-      for (const s of JSON.parse(row.symbols) as SymbolDef[]) {
+      let defs = parsed.get(row.id);
+      if (defs === undefined) parsed.set(row.id, (defs = JSON.parse(row.symbols) as SymbolDef[]));
+      for (const s of defs) {
         const name = s.name.toLowerCase();
-        const exported = s.exported ? W.EXPORTED_NAME_BONUS : 0;
-        const at = { rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind };
-        if (lowered.includes(name)) add({ ...at, score: W.EXACT_NAME_SCORE + exported });
-        else if (prefix && lowered.some((t) => name.startsWith(t))) add({ ...at, score: W.PREFIX_NAME_SCORE + exported });
+        const score = lowered.includes(name) ? W.EXACT_NAME_SCORE : prefix && lowered.some((t) => name.startsWith(t)) ? W.PREFIX_NAME_SCORE : undefined;
+        if (score === undefined) continue;
+        add({ rootId: row.rootId, path: row.path, line: s.line, symbol: s.name, kind: s.kind, score: score + (s.exported ? W.EXPORTED_NAME_BONUS : 0) });
       }
     }
   };
