@@ -14,7 +14,7 @@ const LINE_SCAN_BYTES = 256 * 1024;
  * One read buffer for every call (the reads are synchronous and decoded at once, so no call
  * sees another's bytes). A fresh 256 KB buffer per hit, up to 20 per `seek`, was 5 MB of
  * external memory a query: V8 answered it with a full mark-compact every ~17 queries (57 in
- * 1000 queries on the bench's brain, pauses of 3–28 ms), which was the random part of seek's tail.
+ * 1000 queries on the bench's brain, pauses of 3–28 ms on a loaded machine; 1 with this buffer).
  */
 let scanBuffer: Buffer | undefined;
 
