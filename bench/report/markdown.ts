@@ -24,6 +24,9 @@ const table = (header: readonly string[], rows: readonly (readonly string[])[], 
 const status = (t: BenchTarget) => (t.status === 'met' ? '✅ met' : t.status === 'missed' ? '❌ missed' : 'not measured');
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 'es'}`;
+/** The seek table's drain row; a JSON from before seek_drain_runs drained one burst. */
+const drainsLabel = (runs: number | null | undefined, files: number | null, tickMs: string) =>
+  (runs ?? 1) === 1 ? `during a ${files}-file drain (tick ${tickMs} ms)` : `during ${runs} ${files}-file drains (median tick ${tickMs} ms)`;
 const dominant = (r: BenchJsonRun) => (r.drain_ms >= r.detect_ms ? 'drain' : 'detection');
 
 /** "Where the time goes", computed from the numbers only. */
@@ -139,14 +142,14 @@ function mcpSection(bench: BenchJson): string {
       `\`seek\` as the server runs it (\`dispatchTool\` with a session over the bench's brain, plus the result's JSON text; ` +
         `the SDK's framing and the pipe left out), each of ${mcp.seek_queries} queries timed alone: symbol names declared in the generated sources ` +
         `and words from their comments, on the ${bench.base_files ?? '?'}-file brain. *During a drain*: one tick in the same process detects and drains ` +
-        `a ${mcp.seek_drain_burst_files}-file burst while queries run back to back until it ends.`,
+        `a ${mcp.seek_drain_burst_files}-file burst while queries run back to back until it ends${(mcp.seek_drain_runs ?? 1) > 1 ? `, ${mcp.seek_drain_runs} such bursts in a row` : ''}.`,
       '',
       table(
         ['when', 'queries', 'p50', 'p99', 'slowest'],
         [
           ['idle', String(mcp.seek_queries), `${fmtMs(mcp.seek_idle_p50_ms)} ms`, `**${fmtMs(mcp.seek_idle_p99_ms)} ms**`, `${fmtMs(mcp.seek_idle_max_ms)} ms`],
           [
-            `during a ${mcp.seek_drain_burst_files}-file drain (tick ${fmt(mcp.seek_drain_tick_ms)} ms)`,
+            drainsLabel(mcp.seek_drain_runs, mcp.seek_drain_burst_files, fmt(mcp.seek_drain_tick_ms)),
             String(mcp.seek_drain_queries),
             `${fmtMs(mcp.seek_drain_p50_ms)} ms`,
             `**${fmtMs(mcp.seek_drain_p99_ms)} ms**`,

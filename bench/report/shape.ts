@@ -79,8 +79,10 @@ export interface BenchJsonMcp {
   seek_idle_p99_ms: number | null;
   seek_drain_p50_ms: number | null;
   seek_drain_p99_ms: number | null;
-  /** Queries that ran while the tick drained the burst. */
+  /** Queries that ran while the ticks drained the bursts. */
   seek_drain_queries: number | null;
+  /** Bursts drained under seek traffic, one tick each (bench/seek-latency.ts, SEEK_DRAIN_RUNS). */
+  seek_drain_runs: number | null;
   initialize_runs: number | null;
   initialize_method: string | null;
   /** Every sample, in run order, in ms. */
@@ -236,6 +238,7 @@ function mcpJson(result: BenchResult): BenchJsonMcp | null {
     seek_drain_p50_ms: s ? r3(s.drain.p50) : null,
     seek_drain_p99_ms: s ? r3(s.drain.p99) : null,
     seek_drain_queries: s ? s.drain.samples : null,
+    seek_drain_runs: s ? s.drainRuns : null,
     initialize_runs: i ? i.runs : null,
     initialize_method: i ? i.method : null,
     initialize_samples_ms: i ? { gardener: i.samples.gardener.map(r2), baseline: i.samples.baseline.map(r2), parked_git: i.samples.parkedGit.map(r2) } : null,

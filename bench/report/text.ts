@@ -49,7 +49,7 @@ function mcpLines(json: BenchJson): string[] {
         ['when', 'queries', 'p50 ms', 'p99 ms', 'max ms'],
         [
           ['idle', mcp.seek_queries!, fmtMs(mcp.seek_idle_p50_ms), fmtMs(mcp.seek_idle_p99_ms!), fmtMs(mcp.seek_idle_max_ms!)],
-          [`during a ${mcp.seek_drain_burst_files}-file drain (tick ${fmt(mcp.seek_drain_tick_ms!)} ms)`, mcp.seek_drain_queries!, fmtMs(mcp.seek_drain_p50_ms!), fmtMs(mcp.seek_drain_p99_ms!), fmtMs(mcp.seek_drain_max_ms!)],
+          [(mcp.seek_drain_runs ?? 1) === 1 ? `during a ${mcp.seek_drain_burst_files}-file drain (tick ${fmt(mcp.seek_drain_tick_ms!)} ms)` : `during ${mcp.seek_drain_runs} ${mcp.seek_drain_burst_files}-file drains (median tick ${fmt(mcp.seek_drain_tick_ms!)} ms)`, mcp.seek_drain_queries!, fmtMs(mcp.seek_drain_p50_ms!), fmtMs(mcp.seek_drain_p99_ms!), fmtMs(mcp.seek_drain_max_ms!)],
         ],
       ),
     );
