@@ -12,6 +12,7 @@ import { Brains, type Brain } from '../src/brain/index.js';
 import { runTick } from '../src/vigil/index.js';
 import { changedPaths, makeBurst, undoBurst, type BenchRepo } from './fixtures/make-repo.js';
 import { checkDrained, median } from './tick-burst.js';
+import { upkeepDone } from './upkeep-done.js';
 
 /** First ingests per side (alternating which goes first); the faster of each is reported. */
 const INGEST_ROUNDS = 2;
@@ -62,7 +63,7 @@ export async function measureReferencesCost(parent: string, repo: BenchRepo, bur
       const ms = performance.now() - t0;
       if (tree < 0) tree = r.drained;
       checkDrained(`the first ingest (references ${references ? 'kept' : 'off'})`, r, tree);
-      await brain.writer.countBacklog();
+      await upkeepDone(brain);
       return ms;
     };
     // Each side's first ingest twice, into fresh brains, alternating which goes first: a
@@ -94,12 +95,12 @@ export async function measureReferencesCost(parent: string, repo: BenchRepo, bur
         const r = await runTick(brain, { references });
         into.push(performance.now() - t0);
         checkDrained(`burst ${size}#${run} (references ${references ? 'kept' : 'off'})`, r, changedPaths(burst).length);
-        await brain.writer.countBacklog();
+        await upkeepDone(brain);
       }
       undoBurst(repo, burst);
       for (const [brain, references] of sides) {
         checkDrained(`undoing burst ${size}#${run}`, await runTick(brain, { references }), changedPaths(burst).length);
-        await brain.writer.countBacklog();
+        await upkeepDone(brain);
       }
     }
     const cost: ReferencesCost = {

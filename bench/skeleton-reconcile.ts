@@ -11,6 +11,7 @@ import { runTick } from '../src/vigil/index.js';
 import { Reconciler, skeletonView, unrefused } from '../src/skeleton/index.js';
 import { makeBurst } from './fixtures/make-repo.js';
 import { median, settle, type BenchContext } from './tick-burst.js';
+import { upkeepDone } from './upkeep-done.js';
 
 /** The issue's targets (issue 10): a candidate of the 5000-file base, a reconcile after a 1000-file burst. */
 export const SKELETON_CANDIDATE_TARGET_MS = 500;
@@ -49,7 +50,7 @@ export async function measureSkeleton(ctx: BenchContext, burstFiles: number, run
       await runTick(brain);
       // The tick's deferred store upkeep (checkpoint, index merge) runs in the writer after it;
       // a real reconcile comes a quiet window later, long after, so it is not timed here.
-      await brain.writer.countBacklog();
+      await upkeepDone(brain);
       const loop = monitorEventLoopDelay({ resolution: 1 });
       loop.enable();
       t0 = performance.now();

@@ -17,6 +17,7 @@ import { changedPaths, makeBurst, presentPaths, undoBurst, type BenchRepo, type 
 import { timeGitStatus, type FloorMeter } from './floor.js';
 import { measureWriteFloor } from './write-floor.js';
 import type { StageClock } from './stage-clock.js';
+import { upkeepDone } from './upkeep-done.js';
 
 /** Loop-delay histogram resolution, in ms: as fine as timers allow, so a 5 ms stall shows. */
 const LOOP_DELAY_RESOLUTION_MS = 1;
@@ -120,10 +121,10 @@ export function checkDrained(what: string, report: TickReport, expected: number)
 export async function settle(ctx: BenchContext, burst: Burst): Promise<void> {
   undoBurst(ctx.repo, burst);
   checkDrained(`undoing burst ${burst.size}#${burst.run}`, await runTick(ctx.brain), changedPaths(burst).length);
-  // The undo tick queued its deferred upkeep (checkpoint, index merge: up to its 25 ms budget)
-  // on the writer. Bursts in use come seconds apart, long after it; a call answered behind it
-  // keeps it out of the next measured tick, which would otherwise wait for it.
-  await ctx.brain.writer.countBacklog();
+  // The undo tick queued its deferred upkeep (checkpoint, index merge) on the writer, which
+  // goes on merging while idle. Bursts in use come seconds apart, long after it; waiting it out
+  // keeps it out of the next measured tick, which would otherwise wait for a slice.
+  await upkeepDone(ctx.brain);
 }
 
 /** One unmeasured burst, so JIT, pool threads and their task modules are warm for the first sample. */

@@ -13,6 +13,7 @@ import { runTick } from '../src/vigil/index.js';
 import { generateTreeSitterSource, TREE_SITTER_BENCH_LANGUAGES, TREE_SITTER_EXTENSION } from './fixtures/tree-sitter-sources.js';
 import { seedOf } from './fixtures/source-files.js';
 import { checkDrained, median, type BenchContext } from './tick-burst.js';
+import { upkeepDone } from './upkeep-done.js';
 
 /** The issue's size: a 1000-file burst; smaller when the run's largest burst is smaller (a smoke). */
 export const TREE_SITTER_BURST_FILES = 1000;
@@ -92,7 +93,7 @@ export async function measureTreeSitterBurst(ctx: BenchContext, files: number, r
     );
     for (const p of paths) unlinkSync(join(ctx.repo.dir, p));
     checkDrained(`removing the tree-sitter burst #${run}`, await runTick(ctx.brain), files);
-    await ctx.brain.writer.countBacklog();
+    await upkeepDone(ctx.brain);
   }
   const m = (k: keyof (typeof samples)[number]) => median(samples.map((s) => s[k]));
   return {

@@ -42,6 +42,8 @@ export function deferUpkeep(db: Database): void {
 export interface UpkeepOutcome {
   /** Merge transactions run; the last found nothing left to merge unless the budget ran out. */
   merges: number;
+  /** The budget (or the cap on transactions) stopped the merging before FTS5 found nothing left. */
+  mergeLeft: boolean;
   /** WAL frames copied back into the database file. */
   checkpointed: number;
   ms: number;
@@ -65,19 +67,23 @@ export function runUpkeep(db: Database, options: UpkeepOptions = {}): UpkeepOutc
   const merge = db.prepare("INSERT INTO fts (fts, rank) VALUES ('merge', ?)");
   const changes = db.prepare('SELECT total_changes() AS n');
   let merges = 0;
+  let mergeLeft = true;
   while (merges < MAX_MERGES_PER_UPKEEP) {
     const before = changes.get<{ n: number }>()!.n;
     db.transaction(() => merge.run(FTS_MERGE_PAGES))();
     merges++;
     // FTS5's documented test: a 'merge' that changed fewer than 2 rows found nothing to merge.
-    if (changes.get<{ n: number }>()!.n - before < 2) break;
+    if (changes.get<{ n: number }>()!.n - before < 2) {
+      mergeLeft = false;
+      break;
+    }
     if (now() - started >= budgetMs) break;
   }
   let checkpointed = 0;
   if (walBytes(db.file) >= CHECKPOINT_WAL_BYTES) {
     checkpointed = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get<{ checkpointed: number }>()?.checkpointed ?? 0;
   }
-  return { merges, checkpointed, ms: now() - started };
+  return { merges, mergeLeft, checkpointed, ms: now() - started };
 }
 
 function walBytes(file: string): number {
