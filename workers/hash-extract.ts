@@ -25,6 +25,7 @@ yieldToMainThread();
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();
   const results = await hashAndExtract(task);
+  // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up (src/bun-heap.ts).
   collectIfGrown();
   const output: HashExtractOutput = { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
   // The file texts are moved to the main thread, not copied (Piscina's movable protocol).
