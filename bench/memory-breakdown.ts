@@ -6,8 +6,10 @@
  * and libraries, /proc's RssFile) and the rest: malloc (SQLite's page caches and FTS5's
  * pending terms, file buffers), thread stacks, V8's compiled WebAssembly. Each heap is
  * its physical size, garbage not yet collected included, because that is what RSS holds.
- * Not on Bun: its `getHeapStatistics()` answers with the whole process's memory on every
- * thread (checked on Bun 1.4), so there is no per-thread figure to report.
+ * On Bun each figure is JavaScriptCore's for its thread (`bun:jsc`'s heapStats, src/bun-heap.ts:
+ * `node:v8` answers there with the whole process on every thread): the heap's capacity and live
+ * size, and as external what JSC counts beside its cells (WebAssembly memories, the storage of
+ * large strings and buffers); the rest is mimalloc, JIT code and stacks.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Brain, Brains } from '../src/brain/index.js';
@@ -40,8 +42,7 @@ function statusMb(field: string): number | null {
   return m ? Number(m[1]) / 1024 : null;
 }
 
-export async function measureMemoryBreakdown(brains: Brains, brain: Brain): Promise<MemoryBreakdown | null> {
-  if ((process.versions as Record<string, string | undefined>).bun !== undefined) return null;
+export async function measureMemoryBreakdown(brains: Brains, brain: Brain): Promise<MemoryBreakdown> {
   const [pool, writer] = await Promise.all([brains.pool.heapStats(), brain.writer.heapStats()]);
   const main = threadHeap();
   const rssMb = statusMb('VmRSS') ?? process.memoryUsage().rss / MB;

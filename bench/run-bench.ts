@@ -66,7 +66,7 @@ export interface BenchResult {
   watch: WatchBenchResult | null;
   /** Null when skipped (`--no-mcp`). */
   mcp: McpResult | null;
-  /** Where the RSS lives right after the bursts and the skeleton (bench/memory-breakdown.ts); null on Bun. */
+  /** Where the RSS lives right after the bursts and the skeleton (bench/memory-breakdown.ts). */
   memory: MemoryBreakdown | null;
   /**
    * The process's peak RSS so far after the repository was made, after it was ingested, after

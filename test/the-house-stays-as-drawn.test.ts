@@ -28,7 +28,7 @@ const KNOWN_EXCEPTIONS: { from: string; to: string; why: string }[] = [];
  * Rooms that import nothing but each other: any room may take them. paths/ is here because
  * detect and ingest (leaves, run in workers) take it: it must stay as small as they are.
  */
-const GROUND = ['errors', 'log', 'timers', 'version', 'wire', 'paths', 'heap-growth'];
+const GROUND = ['errors', 'log', 'timers', 'version', 'wire', 'paths', 'heap-growth', 'bun-heap'];
 const TRANSPORTS = (room: string) => room === 'transports' || room.startsWith('transports/');
 
 interface Rule {

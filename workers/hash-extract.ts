@@ -16,6 +16,7 @@ import { hashAndExtract } from '../src/ingest/hash-extract.js';
 import { runtimeStarted } from '../src/ingest/tree-sitter/index.js';
 import { summarize, textBuffers, threadHeap, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
+import { collectIfGrown } from '../src/bun-heap.js';
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
 keepHeapsSmall();
@@ -27,6 +28,8 @@ yieldToMainThread();
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
   const started = performance.now();
   const results = await hashAndExtract(task);
+  // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up (src/bun-heap.ts).
+  collectIfGrown();
   const output: HashExtractOutput = { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
   // The file texts are moved to the main thread, not copied (Piscina's movable protocol).
   return Piscina.move({

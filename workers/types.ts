@@ -4,6 +4,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
+import { bunThreadHeap, onBun } from '../src/bun-heap.js';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 import type { FileResult, HashExtractTask } from '../src/ingest/types.js';
 import type { MineRequest } from '../src/history/types.js';
@@ -88,8 +89,8 @@ export interface HashExtractOutput {
 /**
  * One thread's V8 heap as V8 reports it (\`v8.getHeapStatistics()\`), in bytes: what the thread
  * holds in the process's RSS for its JavaScript (\`heap\`, of which \`used\` is live or not yet
- * collected) and its external memory (WebAssembly memories: the tree-sitter grammars). Bun
- * (JavaScriptCore) reports its own heap through the same call.
+ * collected) and its external memory (WebAssembly memories: the tree-sitter grammars). On Bun,
+ * JavaScriptCore's figures for the same three (src/bun-heap.ts).
  */
 export interface ThreadHeap {
   heap: number;
@@ -99,6 +100,7 @@ export interface ThreadHeap {
 
 /** This thread's heap (ThreadHeap). */
 export function threadHeap(): ThreadHeap {
+  if (onBun) return bunThreadHeap();
   const h = getHeapStatistics();
   return { heap: h.total_physical_size, used: h.used_heap_size, external: h.external_memory ?? 0 };
 }

@@ -323,7 +323,14 @@ function memorySection(bench: BenchJson, other: BenchJson | null, bun: BenchJson
     );
   }
   if (runs.some((b) => b.machine?.runtime?.startsWith('bun'))) {
-    parts.push('', "Bun (JavaScriptCore) has no per-thread heap figures: its `getHeapStatistics()` answers with the whole process's memory on every thread.");
+    parts.push(
+      '',
+      "On Bun the heaps are JavaScriptCore's, each thread's own (`bun:jsc`'s heapStats; `getHeapStatistics()` answers there with the whole process on every thread), " +
+        'and *external* is what JSC counts beside its cells: the WebAssembly memories, the storage of large strings and buffers. JSC counts the grammars\' ' +
+        'WebAssembly memory (about 70 MB) as heap and lets a heap grow in proportion before it collects, so a Bun pool thread collects at the end of a task once ' +
+        'its heap grew `BUN_COLLECT_GROWTH_BYTES` past what its last collection kept (src/bun-heap.ts). JSC has no runtime switch for its WebAssembly tiers: ' +
+        'its optimizing tier compiling the grammars\' lexers is the rest of the tree-sitter burst\'s peak.',
+    );
   }
   return parts.join('\n');
 }

@@ -145,7 +145,7 @@ export interface BenchJson {
   idle_tick_writer_ms: number;
   rss_after_repo_mb: number;
   rss_after_ingest_mb: number;
-  /** Where the RSS lives after the bursts and the skeleton, in MB (bench/memory-breakdown.ts); null on Bun. */
+  /** Where the RSS lives after the bursts and the skeleton, in MB (bench/memory-breakdown.ts); null in runs from before Bun had per-thread figures. */
   memory: MemoryJson | null;
   base_files: number;
   runs_per_size: number;
