@@ -34,10 +34,13 @@ export interface OpenStoreOptions {
  * default, which node:sqlite and bun:sqlite keep, while better-sqlite3 is built with 16 MB. A
  * reader's cache is emptied by every commit of the writer anyway, and the writer re-reads a
  * page from the OS's cache in microseconds. Measured on the bench (5000 files, a 1000-file
- * burst, the tree-sitter burst, the skeleton; Node 20, interleaved, medians of 3, one sitting
- * on a loaded 2-core machine): peak RSS 218 MB with 16 MB caches, 192 MB with these (4 MB:
- * 196); the burst's commits took 0.68-0.83x the time (a smaller cache recycles its pages
- * instead of faulting in new ones), the 5000-file first ingest the same CPU (1.00-1.02x).
+ * burst, the tree-sitter burst, the skeleton; Node 20, interleaved against the 16 MB build in
+ * one sitting on a loaded 2-core machine): peak RSS 214 -> 194 MB (medians of 3; malloc outside
+ * the heaps 45 -> 24 MB); 1000-file burst tick 518 -> 469 ms, writer transactions 1.03x, 5000-file
+ * first ingest 0.98x the CPU (medians of 5). A 4 MB cache peaked 4 MB higher for no speed.
+ * `seek` beside it (bench/seek-latency.ts, medians of 3): idle p50 1.28 ms with a 2 MB reader
+ * cache and 1.16 ms with 16 MB, during a drain 1.48 and 1.50 ms, p99s within the noise; an
+ * owner keeps a reader per brain, so 14 MB more per brain is not worth that.
  */
 export const STORE_CACHE_KIB = 2000;
 
