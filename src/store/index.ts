@@ -1,5 +1,5 @@
 export { openDatabase, sqliteDriver, isBun, type Database, type Statement, type SqlValue, type DriverName } from './sqlite-adapter.js';
-export { openStore, type OpenStoreOptions } from './open-store.js';
+export { openStore, STORE_CACHE_KIB, type OpenStoreOptions } from './open-store.js';
 export { SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
 export { ensureRoot, listRoots, getRoot, type RootRow } from './roots.js';
 export { pushChanges, peekBacklog, countBacklog, pendingAmong, type PushOutcome } from './backlog.js';
