@@ -5,26 +5,39 @@
  * clients (verify-owner.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { openSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { TokenUnreadableError, UnsafePermissionsError } from '../errors.js';
 import { readTokenFile } from './verify-owner.js';
 
 /** Bytes of randomness in a token. */
 export const TOKEN_BYTES = 32;
 
-/** The token in `file`, made first if the file does not exist. */
+/**
+ * The token in `file`, made first if the file does not exist. Made whole before it appears:
+ * written to a file of this process's own, then hard-linked to `file`, which fails if another
+ * start made it first (and then that one's whole token is read). Opening `file` itself with
+ * O_EXCL left it empty for a moment, and an owner started at the same time read no token.
+ */
 export function ensureToken(file: string): string {
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.new`;
   try {
-    const fd = openSync(file, 'wx', 0o600);
+    const fd = openSync(draft, 'wx', 0o600);
     const token = randomBytes(TOKEN_BYTES).toString('hex');
     try {
       writeSync(fd, token + '\n');
     } finally {
       closeSync(fd);
     }
+    linkSync(draft, file);
     return token;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new TokenUnreadableError(file, (err as Error).message, { cause: err });
+  } finally {
+    try {
+      unlinkSync(draft);
+    } catch {
+      // never made (the open failed): nothing to remove
+    }
   }
   return readToken(file);
 }
