@@ -3,8 +3,9 @@
  * V8 starts it with, the old generation growing 20% past what its last collection kept.
  *
  * Left alone, V8 grows a busy thread's new space to its maximum and keeps it there, and the
- * main thread is busy in every tick (it relays every drain's results between the pool and the
- * store writer). Measured on the bench (5000 files, a 1000-file burst, the tree-sitter burst,
+ * main thread is busy in every tick (it then relayed every drain's results between the pool and
+ * the store writer; they now go from the pool thread to the writer directly, src/vigil/tick.ts,
+ * and the main thread handles detection's paths, the summaries and the tools). Measured on the bench (5000 files, a 1000-file burst, the tree-sitter burst,
  * the skeleton; one sitting, docs/benchmarks.md): on Node 24 the main heap reached 121–153 MB
  * with 27–40 MB in use, and the process peaked at 342 MB; with both flags 25–26 MB and 211 MB.
  * On Node 20 (16 MB semi-spaces) the main heap held about 50 MB either way, but the young
