@@ -14,7 +14,7 @@
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
 import { runtimeStarted } from '../src/ingest/tree-sitter/index.js';
-import { summarize, textBuffers, threadHeap, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
+import { summarize, textBuffers, threadHeap, type FileResult, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
 import { collectIfGrown } from '../src/bun-heap.js';
 
@@ -25,12 +25,18 @@ import { yieldToMainThread } from '../src/pool/thread-priority.js';
 // A pool thread works below the main thread's priority (src/pool/thread-priority.ts).
 yieldToMainThread();
 
-export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
+/** One batch, as both entries run it: read, hash and extract, then this thread's upkeep. */
+async function runBatch(task: HashExtractTask): Promise<{ results: FileResult[]; workMs: number; holdsGrammars: boolean }> {
   const started = performance.now();
   const results = await hashAndExtract(task);
   // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up (src/bun-heap.ts).
   collectIfGrown();
-  const output: HashExtractOutput = { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
+  return { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
+}
+
+export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
+  const output: HashExtractOutput = await runBatch(task);
+  const { results } = output;
   // The file texts are moved to the main thread, not copied (Piscina's movable protocol).
   return Piscina.move({
     get [Piscina.transferableSymbol]() {
@@ -47,11 +53,10 @@ export default async function hashExtract(task: HashExtractTask): Promise<HashEx
  * `task.deliverTo`, posted before this task answers; the main thread gets their summaries.
  */
 export async function deliver(task: HashExtractDeliverTask): Promise<HashExtractDelivered> {
-  const started = performance.now();
   const { deliverTo, ...batch } = task;
-  const results = await hashAndExtract(batch);
+  const { results, workMs, holdsGrammars } = await runBatch(batch);
   deliverTo.postMessage(results, textBuffers(results));
-  return { summaries: results.map(summarize), workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
+  return { summaries: results.map(summarize), workMs, holdsGrammars };
 }
 
 /** This thread's heap, for the bench's memory breakdown (bench/memory-breakdown.ts). */
