@@ -17,8 +17,20 @@ export const TOKEN_BYTES = 32;
  * written to a file of this process's own, then hard-linked to `file`, which fails if another
  * start made it first (and then that one's whole token is read). Opening `file` itself with
  * O_EXCL left it empty for a moment, and an owner started at the same time read no token.
+ * A home that has its token (every start but the first) is only read.
  */
 export function ensureToken(file: string): string {
+  const read = readTokenFile(file);
+  if ('token' in read) return read.token;
+  if (read.problem === 'missing') {
+    const made = makeToken(file);
+    if (made !== null) return made;
+  }
+  return readToken(file);
+}
+
+/** A new token linked into place at `file`, or null when another start made it first. */
+function makeToken(file: string): string | null {
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.new`;
   try {
     const fd = openSync(draft, 'wx', 0o600);
@@ -31,7 +43,8 @@ export function ensureToken(file: string): string {
     linkSync(draft, file);
     return token;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new TokenUnreadableError(file, (err as Error).message, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw new TokenUnreadableError(file, (err as Error).message, { cause: err });
   } finally {
     try {
       unlinkSync(draft);
@@ -39,7 +52,6 @@ export function ensureToken(file: string): string {
       // never made (the open failed): nothing to remove
     }
   }
-  return readToken(file);
 }
 
 export function readToken(file: string): string {
