@@ -8,6 +8,7 @@
  */
 import { errorBody, GardenerError, InvalidArgumentError, ToolFailedError, UnknownToolError } from '../errors.js';
 import type { ToolContext, ToolDef, ToolResult } from './tool.js';
+import { requestGate } from '../pool/request-gate.js';
 import { ticksOnTraffic } from './traffic.js';
 
 export async function dispatchTool(
@@ -28,7 +29,9 @@ export async function dispatchTool(
   }
   if (ticksOnTraffic(tool.traffic)) ctx.session.trafficTick();
   try {
-    return { value: await tool.handler(parsed.data, ctx) };
+    // A recall call has the cores before the pool's drain work (src/pool/request-gate.ts).
+    const run = () => tool.handler(parsed.data, ctx);
+    return { value: await (tool.traffic === 'recall' ? requestGate.around(run) : run()) };
   } catch (err) {
     return failure(err instanceof GardenerError ? err : new ToolFailedError(name, err));
   }

@@ -22,6 +22,8 @@ export interface HashExtractTask {
   maxIndexBytes: number;
   /** Extract references; false only in the bench's with/without comparison. @default true */
   references?: boolean;
+  /** The main thread's request gate (src/pool/request-gate.ts): the batch waits between files while recall calls run. */
+  gate?: Int32Array;
 }
 
 interface ResultBase {

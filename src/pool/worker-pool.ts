@@ -17,6 +17,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutError } from '../errors.js';
 import { realTimers, type Timers } from '../timers.js';
 import { errorFromWire, isErrorWire } from './error-wire.js';
+import { requestGate, type RequestGate } from './request-gate.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type MineHistoryTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
 import type { MineRequest, MineOutcome } from '../history/types.js';
 
@@ -64,6 +65,8 @@ export interface WorkerPoolOptions {
   grammarReleaseIdleMs?: number;
   /** Timers for the grammar release (tests drive them). @default realTimers */
   timers?: Timers;
+  /** The gate hash+extract batches give way at while recall calls run. @default requestGate (the process's) */
+  gate?: RequestGate;
 }
 
 const DETECT_FILE = fileURLToPath(new URL('../../workers/detect.js', import.meta.url));
@@ -79,6 +82,7 @@ export class WorkerPool {
   /** Whether a thread of the current pool loaded grammars. */
   #holdsGrammars = false;
   #release: unknown;
+  #gate: RequestGate;
 
   constructor(options: WorkerPoolOptions = {}) {
     const n = options.maxThreads ?? DEFAULT_POOL_THREADS;
@@ -92,6 +96,7 @@ export class WorkerPool {
     this.maxThreads = n;
     this.grammarReleaseIdleMs = idle;
     this.#timers = options.timers ?? realTimers;
+    this.#gate = options.gate ?? requestGate;
   }
 
   /** Detects the changes of one root; `signal` kills its git (in the worker) and rejects with AbortedError. */
@@ -110,7 +115,7 @@ export class WorkerPool {
   }
 
   async hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
-    const out = await this.#run<HashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', task, [], signal);
+    const out = await this.#run<HashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', { ...task, gate: this.#gate.view }, [], signal);
     if (out.holdsGrammars && !this.#holdsGrammars) {
       this.#holdsGrammars = true;
       this.#armRelease();
@@ -124,7 +129,7 @@ export class WorkerPool {
    * and definitions never cross the main thread. The results are on the port before it answers.
    */
   async hashExtractTo(task: HashExtractTask, deliverTo: MessagePort, signal?: AbortSignal): Promise<HashExtractDelivered> {
-    const out = await this.#run<HashExtractDeliverTask, HashExtractDelivered>('hash-extract', HASH_FILE, 'deliver', { ...task, deliverTo }, [deliverTo], signal);
+    const out = await this.#run<HashExtractDeliverTask, HashExtractDelivered>('hash-extract', HASH_FILE, 'deliver', { ...task, gate: this.#gate.view, deliverTo }, [deliverTo], signal);
     if (out.holdsGrammars && !this.#holdsGrammars) {
       this.#holdsGrammars = true;
       this.#armRelease();
