@@ -265,3 +265,33 @@ function pick(brain: Brain): ReconcileStore {
     recordAlert: (a, now) => wr.recordAlert(a, now),
   };
 }
+
+test('a reconcile run before its deadline settles it: the timer does not reconcile the same map again', async () => {
+  const w = await world();
+  const vigils = vigilsFor(w);
+  try {
+    vigils.get(w.brain);
+    const r = vigils.reconciler(w.brain.id)!;
+    await once(r, 'scheduled');
+    const outcomes: ReconcileOutcome[] = [];
+    r.on('reconcile', (o: ReconcileOutcome) => outcomes.push(o));
+    await burstTick(w, vigils, 'src/a/n1.ts', 'export const n1 = 1;\n');
+    const dueAt = w.clock.now() + WINDOW;
+    assert.equal(r.dueAt, dueAt);
+    w.clock.advance(10_000);
+    assert.equal((await r.reconcileNow()).kind, 'reconciled', 'asked early (a check, a shutdown), it reconciles the map as it is');
+    assert.equal(readSkeletonMeta(w.brain.reader).reconcileDueAt, null, 'the deadline it covered is cleared, though not yet due');
+    assert.equal(r.dueAt, null, 'and its timer disarmed');
+    w.clock.advanceTo(dueAt + WINDOW);
+    await r.idle();
+    assert.deepEqual(outcomes.map((o) => o.kind), ['reconciled'], 'one reconcile, not a second one of the same map at the old deadline');
+    // A tick after the reconcile started still gets its own.
+    await burstTick(w, vigils, 'src/b/n2.ts', 'export const n2 = 2;\n');
+    w.clock.advance(WINDOW);
+    await r.idle();
+    assert.deepEqual(outcomes.map((o) => o.kind), ['reconciled', 'reconciled']);
+  } finally {
+    await vigils.close();
+    await done(w);
+  }
+});

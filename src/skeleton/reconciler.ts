@@ -154,13 +154,26 @@ export class Reconciler extends EventEmitter {
     this.#timerAt = null;
   }
 
+  /**
+   * Clears the deadlines this reconcile covered, due or not: every tick that changed the map
+   * before it started pushed the deadline to at most `startedAt` + the window, and the derive read
+   * the map after. A deadline of exactly that could come from a tick in the same millisecond whose
+   * change the read missed, so it is kept (one spare reconcile, never a lost one); a later push is
+   * past it too, and stays, timer and all.
+   */
+  async #settle(startedAt: number): Promise<void> {
+    const covered = startedAt + this.#windowMs - 1;
+    await this.#store.skeletonClearDeadline(covered);
+    if (this.#timerAt !== null && this.#timerAt <= covered) this.#disarm();
+  }
+
   async #reconcile(): Promise<ReconcileOutcome> {
     const startedAt = this.#now();
     try {
       for (let attempt = 0; ; attempt++) {
         const read = await this.#store.skeletonReadForReconcile(this.#now());
         if (read.kind === 'skip') {
-          await this.#store.skeletonClearDeadline(startedAt);
+          await this.#settle(startedAt);
           return { kind: 'skipped', reason: read.reason };
         }
         if (read.kind === 'yield') {
@@ -172,12 +185,12 @@ export class Reconciler extends EventEmitter {
         }
         const written = await this.#store.skeletonWriteReconciled(read.storeVersion, read.derived, this.#now());
         if (written.ok) {
-          await this.#store.skeletonClearDeadline(startedAt);
+          await this.#settle(startedAt);
           const driftAlertId = await this.#alertDrift(read.drift);
           return { kind: 'reconciled', storeVersion: written.storeVersion, retried: attempt > 0, driftAlertId };
         }
         if (attempt >= 1) {
-          await this.#store.skeletonClearDeadline(startedAt);
+          await this.#settle(startedAt);
           const alertId = await this.#store.recordAlert({
             code: 'auto_reconcile_conflict',
             message: `the skeleton moved twice while it was being reconciled (read at store_version ${read.storeVersion}, now ${written.current}); gave up until the next burst. Its derived data may be stale: \`gardener skeleton check\` recomputes it`,
