@@ -24,6 +24,8 @@ export interface RepoJson {
   make_ms: number;
   init_ms: number;
   init_ms_per_file: number;
+  /** Reading every file once just before the init (a warm page cache, as after a clone), in ms. */
+  warm_contents_ms: number;
   init_batches: number;
   init_detect_ms: number;
   init_drain_ms: number;
@@ -78,6 +80,7 @@ function repoJson(m: RepoMeasures): RepoJson {
     repo_reused: m.reused,
     make_ms: r1(m.makeMs),
     init_ms: r1(m.init.ms),
+    warm_contents_ms: r1(m.init.warmContentsMs),
     init_ms_per_file: r3(m.init.msPerFile),
     init_batches: m.init.batches,
     init_detect_ms: r1(m.init.detectMs),
