@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { CLI } from './helpers/mcp-client.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeGitRepo, makeTempDir, testGitEnv } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
@@ -197,6 +198,36 @@ test('a commit touching 50,000 files keeps its count but none of its paths', asy
     }
   } finally {
     await home.cleanup();
+    await repo.cleanup();
+  }
+});
+
+test('mining a head that moved forward asks git its questions at once, not one after another', { timeout: 60_000 }, async () => {
+  const repo = await makeGitRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const dir = await makeTempDir();
+  try {
+    const minedHead = repo.git('rev-parse', 'HEAD');
+    repo.write('src/a.ts', 'export const a = 2;\n');
+    repo.commit('second');
+    const head = repo.git('rev-parse', 'HEAD');
+    // A git that logs each start and holds the first one on a named pipe until released: a
+    // miner that waits for each answer before the next question never starts the others.
+    const fifo = join(dir.dir, 'hold');
+    execFileSync('mkfifo', [fifo]);
+    const starts = join(dir.dir, 'starts');
+    const wrapper = join(dir.dir, 'git');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${starts}'\nif mkdir '${dir.dir}/first' 2>/dev/null; then : < '${fifo}'; fi\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const mining = mineHistory({ root: repo.dir, head, minedHead, gitBinary: wrapper });
+    const started = () => (existsSync(starts) ? readFileSync(starts, 'utf8').trim().split('\n').length : 0);
+    while (started() < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    writeFileSync(fifo, ''); // releases the held one
+    const mined = await mining;
+    assert.equal(mined.status, 'ready');
+    assert.equal(mined.rebuild, false);
+    assert.deepEqual(mined.commits.map((c) => c.sha), [head], 'only the new commit');
+  } finally {
+    await dir.cleanup();
     await repo.cleanup();
   }
 });

@@ -20,7 +20,7 @@
  */
 import { decodePath } from '../paths/path-bytes.js';
 import { runGit, runGitOk, type RunGitOptions } from '../detect/run-git.js';
-import { InvalidArgumentError } from '../errors.js';
+import { GitError, InvalidArgumentError } from '../errors.js';
 import type { MineRequest, MinedCommit, MinedHistory } from './types.js';
 
 /** Newest commits mined and kept per root. 10,000 covers years of most projects and builds in a few seconds. */
@@ -39,27 +39,28 @@ export async function mineHistory(req: MineRequest, signal?: AbortSignal): Promi
   const maxCommits = req.maxCommits ?? HISTORY_MAX_COMMITS;
   if (!Number.isInteger(maxCommits) || maxCommits < 1) throw new InvalidArgumentError(`history: maxCommits must be a positive integer, got ${String(maxCommits)}`);
   const opts: RunGitOptions = { cwd: req.root, gitBinary: req.gitBinary, gitTimeoutMs: req.gitTimeoutMs, signal };
-  let gitMs = 0;
-  const shallow = await runGitOk(['rev-parse', '--is-shallow-repository'], opts);
-  gitMs += shallow.ms;
-  if (shallow.stdout.toString('latin1').trim() === 'true') {
-    return { status: 'shallow', head: req.head, rebuild: true, commits: [], bounded: false, gitMs };
-  }
-  let rebuild = true;
-  if (req.minedHead !== null && OBJECT_NAME.test(req.minedHead)) {
+  const started = performance.now();
+  const logOf = (range: string) =>
+    // One more than asked: whether the history was bounded shows without a second git.
+    runGit(['log', '-z', '--no-merges', '--no-renames', '--name-only', '--format=%x1e%H%x1f%P%x1f%ct%x1f%B%x1f', '-n', String(maxCommits + 1), '--relative', range, '--', '.'], opts);
+  const incremental = req.minedHead !== null && OBJECT_NAME.test(req.minedHead);
+  // The three questions at once, one round trip of git in the common case (HEAD moved forward):
+  // is the clone shallow, is the last mined head an ancestor, and the log from it. The log is
+  // thrown away when the answer is shallow or a rebuild (rare), and asked again from scratch.
+  const [shallow, anc, log] = await Promise.all([
+    runGitOk(['rev-parse', '--is-shallow-repository'], opts),
     // 0: an ancestor; 1: not one (rewritten, or moved back); 128: the object is gone (gc'd).
-    const anc = await runGit(['merge-base', '--is-ancestor', req.minedHead, req.head], opts);
-    gitMs += anc.ms;
-    rebuild = anc.code !== 0;
+    incremental ? runGit(['merge-base', '--is-ancestor', req.minedHead!, req.head], opts) : null,
+    logOf(incremental ? `${req.minedHead}..${req.head}` : req.head),
+  ]);
+  if (shallow.stdout.toString('latin1').trim() === 'true') {
+    return { status: 'shallow', head: req.head, rebuild: true, commits: [], bounded: false, gitMs: performance.now() - started };
   }
-  const range = rebuild ? req.head : `${req.minedHead}..${req.head}`;
-  // One more than asked: whether the history was bounded shows without a second git.
-  const log = await runGitOk(
-    ['log', '-z', '--no-merges', '--no-renames', '--name-only', '--format=%x1e%H%x1f%P%x1f%ct%x1f%B%x1f', '-n', String(maxCommits + 1), '--relative', range, '--', '.'],
-    opts,
-  );
-  gitMs += log.ms;
-  const commits = parseLog(log.stdout);
+  const rebuild = anc === null || anc.code !== 0;
+  const mined = rebuild && incremental ? await logOf(req.head) : log;
+  if (mined.code !== 0) throw new GitError(`git log exited with ${mined.code} in ${req.root}: ${mined.stderr.trim()}`);
+  const gitMs = performance.now() - started;
+  const commits = parseLog(mined.stdout);
   const bounded = commits.length > maxCommits;
   if (bounded) commits.length = maxCommits;
   commits.reverse();
