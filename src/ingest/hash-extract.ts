@@ -88,7 +88,7 @@ async function processOne(
       if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
       return { ...base, status: 'ingested', size: st.size, mtimeMs: st.mtimeMs, hash, language: languageOf(item.path), lines: 0, text: null, ...extractionFields([], []) };
     }
-    const bytes = readFileSync(fd);
+    const bytes = readWhole(fd, st.size);
     const hash = hex(api.h64Raw(bytes));
     if (hash === item.knownHash) return { ...base, status: 'unchanged', size: st.size, mtimeMs: st.mtimeMs };
     const binary = bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
@@ -119,6 +119,24 @@ async function processOne(
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The file's bytes, read into a buffer of the size `fstat` just gave: `readFileSync(fd)` would
+ * stat the file a second time to learn it. Like readFileSync, a file that grew since is read up
+ * to that size, one that shrank up to its end; a size of 0 (a file that says nothing of its
+ * length) is read to its end.
+ */
+function readWhole(fd: number, size: number): Buffer {
+  if (size === 0) return readFileSync(fd);
+  const bytes = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, bytes, at, size - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return at < size ? bytes.subarray(0, at) : bytes;
 }
 
 function countLines(text: string): number {

@@ -10,7 +10,8 @@ import { redactTokens } from './redact-tokens.js';
 
 export { isSecretFile, secretFileReason, SECRET_FILE_RULES } from './secret-files.js';
 export { redactTokens, REDACTION_MARKER } from './redact-tokens.js';
-export { TOKEN_PATTERNS, type TokenPattern } from './token-patterns.js';
+export { TOKEN_PATTERNS, type RunAnchor, type TokenPattern } from './token-patterns.js';
+export { anchorProbe, type AnchorProbe } from './anchor-probe.js';
 
 export interface IndexableText {
   /** The text to index and extract from. */

@@ -8,31 +8,27 @@
  * The full-text tokenizer reads the marker as the one word `redacted` (`*` is a separator), so
  * no part of a secret is a word of the index.
  *
- * Cost: one combined regex over the text looks for any pattern's anchor; most source files
- * hold none and pay only that scan. Patterns run only when one of their own anchors is there.
+ * Cost: one pre-check over the text looks for every pattern's anchors (anchor-probe.ts); most
+ * source files hold none and pay only that. Patterns run only when one of their own anchors is there.
  */
 import { TOKEN_PATTERNS, type TokenPattern } from './token-patterns.js';
+import { anchorProbe } from './anchor-probe.js';
 
 /** What a redacted secret starts with; the rest of its length is MARKER_FILL. */
 export const REDACTION_MARKER = 'REDACTED';
 const MARKER_FILL = '*';
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-/** Every anchor in one alternation (literals escaped, shapes as written): the pre-check, one scan. */
-const ANY_ANCHOR = new RegExp(
-  [...new Set(TOKEN_PATTERNS.flatMap((p) => p.anchors.map((a) => (typeof a === 'string' ? escapeRegex(a) : a.source))))].join('|'),
-);
-const hasAnchor = (text: string, anchors: readonly (string | RegExp)[]) => anchors.some((a) => (typeof a === 'string' ? text.includes(a) : a.test(text)));
+/** Which patterns' anchors a text holds: the pre-check (anchor-probe.ts). */
+const probeAnchors = anchorProbe(TOKEN_PATTERNS);
 /** Each pattern compiled once more with match indices (`d`), to place its secret group. */
 const WITH_INDICES = new Map<TokenPattern, RegExp>(TOKEN_PATTERNS.map((p) => [p, new RegExp(p.regex.source, `${p.regex.flags.replace('d', '')}d`)]));
 
 /** The text with every recognised token replaced by the marker (the same string when none). */
 export function redactTokens(text: string): string {
-  if (!ANY_ANCHOR.test(text)) return text;
+  const anchored = probeAnchors(text);
+  if (anchored === null) return text;
   const ranges: [number, number][] = [];
-  for (const pattern of TOKEN_PATTERNS) {
-    if (hasAnchor(text, pattern.anchors)) collect(pattern, text, ranges);
-  }
+  for (let k = 0; k < TOKEN_PATTERNS.length; k++) if (anchored[k]) collect(TOKEN_PATTERNS[k]!, text, ranges);
   if (ranges.length === 0) return text;
   ranges.sort((a, b) => a[0] - b[0]);
   let out = '';

@@ -10,21 +10,27 @@
  * checksums and commit ids stay searchable.
  *
  * Every pattern names its anchors: literal substrings one of which each of its matches
- * contains, or, for a format with no fixed prefix, a small regex of the value's shape (a
- * 64-hex run). A text holding none of them skips every regex (the cheap pre-check), so a
- * pattern added here must list an anchor present in all of its matches. *
+ * contains, or, for a format with no fixed prefix, the value's shape as a run of characters (64
+ * hex digits). A text holding none of them skips every regex (the cheap pre-check,
+ * anchor-probe.ts), so a pattern added here must list an anchor present in all of its matches. *
  * A file whose bytes did not change is not read again, so a brain keeps what an older list let
  * in: a change here that keeps more out comes with a schema migration that re-queues every
  * file (as migration 4 in src/store/schema.ts does).
  */
+
+/** A value's shape for a format with no fixed prefix: `length` characters of `chars` (ASCII) in a row. */
+export interface RunAnchor {
+  chars: string;
+  length: number;
+}
 
 export interface TokenPattern {
   /** Stable name, for docs and tests. */
   id: string;
   /** What it is and where the format is documented. */
   reason: string;
-  /** Case-sensitive literals, or shapes (non-global regexes); every match contains at least one. */
-  anchors: readonly (string | RegExp)[];
+  /** Case-sensitive literals, or shapes (runs of characters); every match contains at least one. */
+  anchors: readonly (string | RunAnchor)[];
   /** Global. With a capture group, only group 1 (the secret) is redacted; else the whole match. */
   regex: RegExp;
   /** A last check on the secret part, for formats a regex alone would over-match. */
@@ -119,14 +125,14 @@ export const TOKEN_PATTERNS: readonly TokenPattern[] = [
   {
     id: 'bearer-token',
     reason: 'a literal `Bearer <token>` of 20 characters or more (Authorization headers, host configs; Gardener\'s own token among them)',
-    anchors: ['earer', 'EARER'],
+    anchors: ['Bearer', 'bearer', 'BEARER'],
     regex: /(?<![A-Za-z0-9])(?:[Bb]earer|BEARER)\s+([A-Za-z0-9._~+/-]{20,}=*)/g,
   },
   {
     id: 'hex-token-setting',
     reason: "a 64-hex token (Gardener's own format) as the value of a key named for a token, secret, auth or key",
-    // Key names like "token" are in most source files; an assigned 64-hex value in almost none.
-    anchors: [/[:=][\s"']*[0-9a-fA-F]{64}/],
+    // Key names like "token" are in most source files; a 64-hex value in few.
+    anchors: [{ chars: '0123456789abcdefABCDEF', length: 64 }],
     regex: /(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET|[Aa]uth|AUTH|[Kk]ey|KEY)[A-Za-z0-9_.-]{0,30}["']?\s*[:=]\s*["']?([0-9a-fA-F]{64})(?![0-9A-Za-z])/g,
   },
   {
