@@ -8,16 +8,12 @@
  * the vigil. Each method is one short transaction, so the main thread never holds a write
  * lock and readers (WAL) are never blocked.
  */
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
 import { realTimers, type Timers } from '../src/timers.js';
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
-import { giveWay } from '../src/pool/request-gate.js';
-
-const GATE = (workerData as { gate?: Int32Array } | null)?.gate;
-const EXP = process.env.GARDENER_EXP_WRITER_GATE === '1';
 import {
   openStore, ensureRoot, listRoots, pushChanges, peekBacklog, countBacklog, commitResults, recordAlert,
   setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
@@ -200,7 +196,6 @@ export class StoreWriter {
     const staged = key === undefined ? undefined : this.#staged.get(key);
     if (key !== undefined) this.#staged.delete(key);
     const all = staged ? staged.concat(results) : results;
-    if (EXP) giveWay(GATE);
     const t0 = performance.now();
     const outcome = this.#write((db) => commitResults(db, all, now));
     const writeMs = performance.now() - t0;

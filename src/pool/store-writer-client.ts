@@ -8,7 +8,6 @@
  */
 import { Worker, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
-import { requestGate } from './request-gate.js';
 import { nodeEndpoint } from './node-endpoint.js';
 import { WorkerCrashedError, WorkerTimeoutError, InvalidArgumentError } from '../errors.js';
 import type { StoreWriter } from '../../workers/store-writer.js';
@@ -107,7 +106,7 @@ export class StoreWriterClient {
   #ensure(): Live {
     if (this.#closed) throw new WorkerCrashedError('store-writer (closed)');
     if (this.#live) return this.#live;
-    const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_RESOURCE_LIMITS, workerData: { gate: requestGate.view } });
+    const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_RESOURCE_LIMITS });
     const remote = Comlink.wrap<StoreWriter>(nodeEndpoint(worker));
     const dead = new Promise<never>((_, reject) => {
       const fail = (cause?: unknown) => {
