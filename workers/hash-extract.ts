@@ -21,6 +21,7 @@ import { collectIfGrown } from '../src/bun-heap.js';
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
 keepHeapsSmall();
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
+import { giveWay } from '../src/pool/request-gate.js';
 
 // A pool thread works below the main thread's priority (src/pool/thread-priority.ts).
 yieldToMainThread();
@@ -28,7 +29,7 @@ yieldToMainThread();
 /** One batch, as both entries run it: read, hash and extract, then this thread's upkeep. */
 async function runBatch(task: HashExtractTask): Promise<{ results: FileResult[]; workMs: number; holdsGrammars: boolean }> {
   const started = performance.now();
-  const results = await hashAndExtract(task);
+  const results = await hashAndExtract(task, () => giveWay(task.gate));
   // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up (src/bun-heap.ts).
   collectIfGrown();
   return { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };

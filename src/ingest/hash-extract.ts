@@ -20,7 +20,6 @@ import { extractFile } from './extraction.js';
 import { indexableText, keptOutOfMap } from './secrets/index.js';
 import { setReferencesKept } from './extract/reference-sink.js';
 import { extractionFields } from './extraction-fields.js';
-import { giveWay } from '../pool/request-gate.js';
 import type { BacklogItem, FileResult, HashExtractTask } from './types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
@@ -35,14 +34,18 @@ function hasher() {
   return hasherPromise;
 }
 
-export async function hashAndExtract(task: HashExtractTask): Promise<FileResult[]> {
+/**
+ * `beforeFile` runs before each file: the pool thread waits there while the main thread answers
+ * a recall call (src/pool/request-gate.ts, reached through the worker entry; ingest stays a leaf).
+ */
+export async function hashAndExtract(task: HashExtractTask, beforeFile: () => void = () => {}): Promise<FileResult[]> {
   const api = await hasher();
   setReferencesKept(task.references !== false);
   const out: FileResult[] = [];
   // A path its root's .gardenerignore keeps out leaves the map like a deleted file.
   const keptOut = keptOutOfMap(task.roots);
   for (const item of task.items) {
-    giveWay(task.gate);
+    beforeFile();
     out.push(keptOut(item.rootId, item.path)
       ? { id: item.id, rootId: item.rootId, path: item.path, status: 'deleted' }
       : await processOne(task.roots[item.rootId]!, item, task.maxIndexBytes, api));
