@@ -30,8 +30,9 @@ yieldToMainThread();
 async function runBatch(task: HashExtractTask): Promise<{ results: FileResult[]; workMs: number; holdsGrammars: boolean }> {
   const started = performance.now();
   const results = await hashAndExtract(task, () => giveWay(task.gate));
-  // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up (src/bun-heap.ts).
-  collectIfGrown();
+  // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up, and in a
+  // thread holding grammars once the process grew (the lexers' compiled code: src/bun-heap.ts).
+  collectIfGrown({ holdsGrammars: runtimeStarted() });
   return { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
 }
 
