@@ -142,7 +142,9 @@ function mcpSection(bench: BenchJson): string {
       `\`seek\` as the server runs it (\`dispatchTool\` with a session over the bench's brain, plus the result's JSON text; ` +
         `the SDK's framing and the pipe left out), each of ${mcp.seek_queries} queries timed alone: symbol names declared in the generated sources ` +
         `and words from their comments, on the ${bench.base_files ?? '?'}-file brain. *During a drain*: one tick in the same process detects and drains ` +
-        `a ${mcp.seek_drain_burst_files}-file burst while queries run back to back until it ends${(mcp.seek_drain_runs ?? 1) > 1 ? `, ${mcp.seek_drain_runs} such bursts in a row` : ''}.`,
+        `a ${mcp.seek_drain_burst_files}-file burst while queries run back to back until it ends${(mcp.seek_drain_runs ?? 1) > 1 ? `, ${mcp.seek_drain_runs} such bursts in a row` : ''}. ` +
+        'While a query runs, the pool thread waits between files (src/pool/request-gate.ts), so queries back to back, about one a millisecond, stretch the drain\'s tick ' +
+        'well past the same burst\'s tick alone (the burst table): the query keeps a core, the drain takes the gaps.',
       '',
       table(
         ['when', 'queries', 'p50', 'p99', 'slowest'],

@@ -11,7 +11,10 @@
  * waits for them per file, and a count of the waits (for tests and the bench). The main thread
  * enters and leaves it around a recall handler (src/dispatch/dispatch-tool.ts); a pool thread
  * checks it before each file. The wait is bounded, so a stream of queries slows a drain but
- * never stops it: at worst one file goes through per bound.
+ * never stops it: at worst one file goes through per bound. Measured (bench, Node 20, quiet):
+ * seek p99 during a 1000-file drain went from 1.81× the idle p99 to 1.19× (3.72 against 3.13
+ * ms), while queries back to back (about one a millisecond) stretched that drain's tick to
+ * 1.1 s, against 0.2 s for the burst alone: the drain takes the gaps between queries.
  *
  * Only recall calls enter: they read the map and never wait for the pool. A call that does
  * (ingest, scan, a note's ties) would wait on a pool that waits on it.
