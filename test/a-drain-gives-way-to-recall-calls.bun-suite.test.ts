@@ -38,12 +38,21 @@ describe('a drain gives way to recall calls', () => {
     for (const dir of folders) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a hash batch waits while a recall call is in flight and goes on when it ends', async () => {
-    const gate = new RequestGate(600_000);
+  /** A one-thread pool behind its own gate of `maxWaitMs`, and a task of FILES files; the pool is closed after. */
+  async function withGatedPool(maxWaitMs: number, body: (gate: RequestGate, pool: WorkerPool, task: HashExtractTask) => Promise<void>): Promise<void> {
+    const gate = new RequestGate(maxWaitMs);
     const pool = new WorkerPool({ maxThreads: 1, gate });
     const { dir, task } = folderOfFiles();
     folders.push(dir);
     try {
+      await body(gate, pool, task);
+    } finally {
+      await pool.close();
+    }
+  }
+
+  it('a hash batch waits while a recall call is in flight and goes on when it ends', () =>
+    withGatedPool(600_000, async (gate, pool, task) => {
       gate.enter();
       let done = false;
       const batch = pool.hashExtract(task).then((out) => ((done = true), out));
@@ -56,40 +65,26 @@ describe('a drain gives way to recall calls', () => {
       const { results } = await batch;
       assert.deepEqual(results.map((r) => r.status), Array(FILES).fill('ingested'));
       assert.equal(gate.waits, 1, 'one wait, then the files went through');
-    } finally {
-      await pool.close();
-    }
-  });
+    }));
 
-  it('with no recall call in flight, a batch never waits', async () => {
-    const gate = new RequestGate(600_000);
-    const pool = new WorkerPool({ maxThreads: 1, gate });
-    const { dir, task } = folderOfFiles();
-    folders.push(dir);
-    try {
+  it('with no recall call in flight, a batch never waits', () =>
+    withGatedPool(600_000, async (gate, pool, task) => {
       const { results } = await pool.hashExtract(task);
       assert.equal(results.length, FILES);
       assert.equal(gate.waits, 0);
-    } finally {
-      await pool.close();
-    }
-  });
+    }));
 
-  it('a call that never leaves slows a batch by the bound per file, never stops it', async () => {
-    const gate = new RequestGate(1);
-    const pool = new WorkerPool({ maxThreads: 1, gate });
-    const { dir, task } = folderOfFiles();
-    folders.push(dir);
-    try {
+  it('a call that never leaves slows a batch by the bound per file, never stops it', () =>
+    withGatedPool(1, async (gate, pool, task) => {
       gate.enter();
-      const { results } = await pool.hashExtract(task);
-      assert.deepEqual(results.map((r) => r.status), Array(FILES).fill('ingested'));
-      assert.equal(gate.waits, FILES, 'each file waited its bound, then went through');
-    } finally {
-      gate.leave();
-      await pool.close();
-    }
-  });
+      try {
+        const { results } = await pool.hashExtract(task);
+        assert.deepEqual(results.map((r) => r.status), Array(FILES).fill('ingested'));
+        assert.equal(gate.waits, FILES, 'each file waited its bound, then went through');
+      } finally {
+        gate.leave();
+      }
+    }));
 
   it('the gate refuses a bound that is not a whole number of ms', () => {
     assert.throws(() => new RequestGate(-1), { code: 'GDN_INVALID_ARGUMENT', message: /maxWaitMs/ });

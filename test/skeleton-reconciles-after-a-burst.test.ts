@@ -67,15 +67,21 @@ async function burstTick(w: World, vigils: Vigils, file: string, content: string
   await scheduled;
 }
 
+/** The brain's reconciler once it has scheduled on start, and the outcomes it reports from then on. */
+async function watchReconciles(w: World, vigils: Vigils): Promise<{ r: Reconciler; outcomes: ReconcileOutcome[] }> {
+  vigils.get(w.brain);
+  const r = vigils.reconciler(w.brain.id)!;
+  await once(r, 'scheduled');
+  const outcomes: ReconcileOutcome[] = [];
+  r.on('reconcile', (o: ReconcileOutcome) => outcomes.push(o));
+  return { r, outcomes };
+}
+
 test('the quiet window coalesces a burst of ticks into one reconcile', async () => {
   const w = await world();
   const vigils = vigilsFor(w);
   try {
-    vigils.get(w.brain);
-    const r = vigils.reconciler(w.brain.id)!;
-    await once(r, 'scheduled');
-    const outcomes: ReconcileOutcome[] = [];
-    r.on('reconcile', (o: ReconcileOutcome) => outcomes.push(o));
+    const { r, outcomes } = await watchReconciles(w, vigils);
     const start = w.clock.now();
     await burstTick(w, vigils, 'src/a/n1.ts', 'export const n1 = 1;\n');
     w.clock.advance(10_000);
@@ -270,11 +276,7 @@ test('a reconcile run before its deadline settles it: the timer does not reconci
   const w = await world();
   const vigils = vigilsFor(w);
   try {
-    vigils.get(w.brain);
-    const r = vigils.reconciler(w.brain.id)!;
-    await once(r, 'scheduled');
-    const outcomes: ReconcileOutcome[] = [];
-    r.on('reconcile', (o: ReconcileOutcome) => outcomes.push(o));
+    const { r, outcomes } = await watchReconciles(w, vigils);
     await burstTick(w, vigils, 'src/a/n1.ts', 'export const n1 = 1;\n');
     const dueAt = w.clock.now() + WINDOW;
     assert.equal(r.dueAt, dueAt);
