@@ -123,9 +123,6 @@ export async function measureOwner(ctx: BenchContext, home: string): Promise<Own
   const reconciler = new Reconciler(ctx.brain.id, ctx.brain.writer, { log: ctx.log });
   await reconciler.reconcileNow();
   await reconciler.close();
-  // The reconcile covers every burst before it; the deadline they set lies ahead of it, and a
-  // reconcile clears only deadlines already due (a later tick's must stand), so it goes here.
-  await ctx.brain.writer.skeletonClearDeadline(Number.MAX_SAFE_INTEGER);
   const env: NodeJS.ProcessEnv = { ...process.env, GARDENER_HOME: home, GARDENER_LOG: 'warn' };
   delete env.XDG_RUNTIME_DIR;
   delete env.GARDENER_NO_OWNER;

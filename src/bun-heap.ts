@@ -4,13 +4,11 @@
  * on Bun, with the whole process on every thread), and the collection a Bun thread runs at the
  * end of a task.
  *
- * Imported by the worker entries and the bench: it imports nothing but node:module, and loads
- * `bun:jsc` only on Bun.
+ * Imported by the worker entries and the bench: it imports nothing but node:module and the
+ * ground's heap-growth.ts (`onBun`), and loads `bun:jsc` only on Bun.
  */
 import { createRequire } from 'node:module';
-
-/** True on Bun. */
-export const onBun = (process.versions as Record<string, string | undefined>).bun !== undefined;
+import { onBun } from './heap-growth.js';
 
 interface BunJsc {
   heapStats(): { heapSize: number; heapCapacity: number; extraMemorySize: number };

@@ -27,9 +27,12 @@ const SEMI_SPACE_GROWTH_FACTOR = 1;
 /** How far past the live set a collection lets the old generation grow before the next, in %. */
 const HEAP_GROWING_PERCENT = 20;
 
+/** True on Bun (JavaScriptCore): V8's flags mean nothing there. */
+export const onBun = (process.versions as Record<string, string | undefined>).bun !== undefined;
+
 /** Keeps this process's heaps near their live sets (Node; nothing on Bun). */
 export function keepHeapsSmall(): void {
-  if ((process.versions as Record<string, string | undefined>).bun !== undefined) return;
+  if (onBun) return;
   setFlagsFromString(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

@@ -32,8 +32,9 @@ async function runBatch(task: HashExtractTask): Promise<{ results: FileResult[];
   const results = await hashAndExtract(task, () => giveWay(task.gate));
   // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up, and in a
   // thread holding grammars once the process grew (the lexers' compiled code: src/bun-heap.ts).
-  collectIfGrown({ holdsGrammars: runtimeStarted() });
-  return { results, workMs: performance.now() - started, holdsGrammars: runtimeStarted() };
+  const holdsGrammars = runtimeStarted();
+  collectIfGrown({ holdsGrammars });
+  return { results, workMs: performance.now() - started, holdsGrammars };
 }
 
 export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {

@@ -4,7 +4,8 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
-import { bunThreadHeap, onBun } from '../src/bun-heap.js';
+import { bunThreadHeap } from '../src/bun-heap.js';
+import { onBun } from '../src/heap-growth.js';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 import type { FileResult, HashExtractTask } from '../src/ingest/types.js';
 import type { MineRequest } from '../src/history/types.js';

@@ -15,11 +15,12 @@
  * going on without the user's rules would index what they asked to keep out.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import ignore from 'ignore';
 import { GardenerIgnoreUnreadableError } from '../errors.js';
 import { joinFsPath } from '../paths/path-bytes.js';
+import { readUpTo } from './read-up-to.js';
 
 /** The file's name, at the top of an ingest root. */
 export const GARDENER_IGNORE_FILE = '.gardenerignore';
@@ -88,14 +89,7 @@ export function gardenerIgnoreOf(root: string): GardenerIgnore {
     try {
       const size = fstatSync(fd).size;
       checkSize(String(file), size);
-      const bytes = Buffer.alloc(size);
-      let at = 0;
-      while (at < size) {
-        const n = readSync(fd, bytes, at, size - at, at);
-        if (n === 0) break;
-        at += n;
-      }
-      const rules = compile(bytes.subarray(0, at));
+      const rules = compile(readUpTo(fd, size));
       CACHED.set(root, { key, rules });
       return rules;
     } finally {

@@ -20,6 +20,7 @@ import { extractFile } from './extraction.js';
 import { indexableText, keptOutOfMap } from './secrets/index.js';
 import { setReferencesKept } from './extract/reference-sink.js';
 import { extractionFields } from './extraction-fields.js';
+import { readUpTo } from '../detect/read-up-to.js';
 import type { BacklogItem, FileResult, HashExtractTask } from './types.js';
 
 /** How far into a file we look for a NUL byte to call it binary (git uses the same 8000). */
@@ -131,15 +132,7 @@ async function processOne(
  * length) is read to its end.
  */
 function readWhole(fd: number, size: number): Buffer {
-  if (size === 0) return readFileSync(fd);
-  const bytes = Buffer.allocUnsafeSlow(size);
-  let at = 0;
-  while (at < size) {
-    const n = readSync(fd, bytes, at, size - at, at);
-    if (n === 0) break;
-    at += n;
-  }
-  return at < size ? bytes.subarray(0, at) : bytes;
+  return size === 0 ? readFileSync(fd) : readUpTo(fd, size);
 }
 
 function countLines(text: string): number {

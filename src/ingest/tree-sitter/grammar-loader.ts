@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Language as TsLanguage, Parser, Query } from 'web-tree-sitter';
 import type { GrammarRow } from './grammars.js';
+import { onBun } from '../../heap-growth.js';
 
 export interface LoadedGrammar {
   row: GrammarRow;
@@ -103,7 +104,7 @@ export function runtimeStarted(): boolean {
 const BASELINE_WASM_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;
 
 function preferBaselineWasm(): void {
-  if ((process.versions as Record<string, string | undefined>).bun !== undefined) return;
+  if (onBun) return;
   for (const flag of BASELINE_WASM_FLAGS) setFlagsFromString(flag);
 }
 
