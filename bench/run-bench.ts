@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { Brains } from '../src/brain/index.js';
 import { sqliteDriver } from '../src/store/index.js';
 import { runTick } from '../src/vigil/index.js';
-import { makeBenchRepo } from './fixtures/make-repo.js';
+import { BENCH_SEED } from './fixtures/make-repo.js';
+import { makeRepoInChild } from './fixtures/make-repo-child.js';
 import { FloorMeter } from './floor.js';
 import { measureMcp, type McpResult } from './mcp-latency.js';
 import { StageClock } from './stage-clock.js';
@@ -117,7 +118,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   try {
     log(`making a repository of ${options.baseFiles} files in ${parent}`);
     let t0 = performance.now();
-    const repo = await makeBenchRepo(parent, options.baseFiles);
+    const repo = await makeRepoInChild(parent, options.baseFiles, BENCH_SEED);
     const rssAfterRepoMb = peakRssMb();
     log(`  made and committed in ${Math.round(performance.now() - t0)} ms`);
 

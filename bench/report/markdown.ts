@@ -278,7 +278,7 @@ function memorySection(bench: BenchJson, other: BenchJson | null, bun: BenchJson
   const mb = (x: number | null | undefined) => (x === undefined || x === null ? '—' : `${fmt(x)} MB`);
   const parts = [
     `The bench process's RSS (main thread, pool and store writer threads) on each runtime, the same command one after the other: ` +
-      `its peak after making the repository, after the first ${bench.ingest?.files ?? '?'}-file ingest, after the bursts, the tree-sitter burst and the skeleton ` +
+      `its peak once the repository was made (a child process writes it, so the generator's memory is not the bench's; the bench process then recomputes its layout), after the first ${bench.ingest?.files ?? '?'}-file ingest, after the bursts, the tree-sitter burst and the skeleton ` +
       `(the *peak RSS* target), and at the end of the MCP part.`,
     '',
     table(
