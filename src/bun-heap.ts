@@ -28,7 +28,8 @@ function bunJsc(): BunJsc {
  * It counts a WebAssembly memory twice once its buffer has been read (the Memory and its
  * ArrayBuffer: a 32 MB memory shows as 64 MB, checked on Bun 1.4.5), and at its full size, not
  * what of it is resident: web-tree-sitter's 32 MB memory holds about 12 MB of RSS with the bench's
- * four grammars loaded, on Bun as on Node, so the pool thread's "external" overstates the grammars.
+ * four grammars loaded, on Bun as on Node, so "external" overstates the grammars (the pool thread
+ * removes the second count: workers/hash-extract.ts `heapStats`).
  */
 export function bunThreadHeap(): { heap: number; used: number; external: number } {
   const h = bunJsc().heapStats();

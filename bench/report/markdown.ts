@@ -329,8 +329,8 @@ function memorySection(bench: BenchJson, other: BenchJson | null, bun: BenchJson
       '',
       "On Bun the heaps are JavaScriptCore's, each thread's own (`bun:jsc`'s heapStats; `getHeapStatistics()` answers there with the whole process on every thread), " +
         'and *external* is what JSC counts beside its cells: the WebAssembly memories, the storage of large strings and buffers. JSC counts a WebAssembly ' +
-        'memory twice once its buffer has been read (a bare 32 MB memory shows as 64 MB), so the WebAssembly row overstates Bun: web-tree-sitter\'s memory ' +
-        'is 32 MB on both runtimes, about 12 MB of it resident. JSC lets a heap grow in proportion before it collects, so a Bun pool thread collects at the end of a task once ' +
+        'memory twice once its buffer has been read (a bare 32 MB memory shows as 64 MB), so the pool thread counts web-tree-sitter\'s memory once, as on Node ' +
+        '(workers/hash-extract.ts): it is 32 MB on both runtimes, at its full size, about 12 MB of it resident. JSC lets a heap grow in proportion before it collects, so a Bun pool thread collects at the end of a task once ' +
         'its heap grew `BUN_COLLECT_GROWTH_BYTES` past what its last collection kept, and a thread holding grammars also once the process grew ' +
         '`BUN_COLLECT_RSS_GROWTH_BYTES` (src/bun-heap.ts): the machine code JSC compiles for the grammars\' lexers, and the code it retires, are given back only ' +
         'at a collection. Loading the runtime and four grammars raises RSS about 62 MB on Bun against 36 MB on Node. JSC has no runtime switch for its ' +

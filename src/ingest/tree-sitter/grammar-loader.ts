@@ -31,6 +31,26 @@ const QUERIES_DIR = new URL('./queries/', import.meta.url);
 const require = createRequire(import.meta.url);
 
 let runtime: Promise<void> | undefined;
+
+/**
+ * web-tree-sitter's WebAssembly memory (its runtime and every grammar it loaded), made here and
+ * handed to it (Emscripten's `wasmMemory` option) so its size can be read: the memory web-tree-sitter
+ * would make itself, 32 MB to start (`INITIAL_MEMORY`), growing up to its maximum of 2 GB.
+ */
+let memory: WasmMemory | undefined;
+/** The part of the global WebAssembly API used here (the project's TypeScript lib has no DOM types). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (limits: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
+const WASM_PAGE_BYTES = 65_536;
+const INITIAL_MEMORY_BYTES = 32 << 20;
+const MAXIMUM_MEMORY_PAGES = 32_768;
+
+/** The size of this thread's tree-sitter WebAssembly memory in bytes (0 before the runtime starts). */
+export function treeSitterMemoryBytes(): number {
+  return memory?.buffer.byteLength ?? 0;
+}
 const loaded = new Map<GrammarRow, Promise<LoadedGrammar>>();
 const loads = new Map<string, number>();
 const throws = new Map<GrammarRow, number>();
@@ -110,7 +130,8 @@ function preferBaselineWasm(): void {
 
 async function loadNow(row: GrammarRow): Promise<LoadedGrammar> {
   if (runtime === undefined) preferBaselineWasm();
-  runtime ??= Parser.init();
+  memory ??= new Memory({ initial: INITIAL_MEMORY_BYTES / WASM_PAGE_BYTES, maximum: MAXIMUM_MEMORY_PAGES });
+  runtime ??= Parser.init({ wasmMemory: memory } as Parameters<typeof Parser.init>[0]);
   await runtime;
   const wasm = join(dirname(require.resolve(`${row.package}/package.json`)), 'out', row.wasm);
   loads.set(row.language, grammarLoads(row.language) + 1);
