@@ -322,6 +322,13 @@ function memorySection(bench: BenchJson, other: BenchJson | null, bun: BenchJson
         `(src/pool/worker-pool.ts). Grammars load once per thread, only for languages the brain holds, run on V8's baseline compiler ` +
         `(src/ingest/tree-sitter/grammar-loader.ts), and are given back by ending the pool's threads a minute after the pool went idle ` +
         `(\`GRAMMAR_RELEASE_IDLE_MS\`): WebAssembly memory never shrinks. The mapped files are the runtime itself (a bare \`node\` maps about 33 MB; the bench adds SQLite's native module and the libraries it loads).`,
+      '',
+      `Node 24 over Node 20, as measured: its binary maps about 9 MB more, its heaps hold a few MB more, and the rest is about 25 MB more: ` +
+        `glibc keeps freed memory in one arena per thread that allocated, and Node 24's V8 compiles on background threads more. Only settings read ` +
+        `when the process starts move it, and none meets 200 MB alone (one sitting, \`--no-mcp\`, single runs against 235–244 MB unset): ` +
+        `\`GLIBC_TUNABLES=glibc.malloc.arena_max=1\` 214 MB, \`arena_max=2\` 222 MB, fixed mmap and trim thresholds 230–235 MB, ` +
+        `\`node --no-concurrent-recompilation\` 223 MB (set at run time, after the main thread started: no change). Gardener does not re-exec itself ` +
+        `to set them: that would cost \`gardener mcp\` a second runtime start before its first frame.`,
     );
   }
   if (runs.some((b) => b.machine?.runtime?.startsWith('bun'))) {
