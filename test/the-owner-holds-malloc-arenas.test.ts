@@ -1,0 +1,83 @@
+/**
+ * The owner holds glibc's malloc to two arenas (src/owner/malloc-arenas.ts): on Linux with
+ * `process.execve` (Node 22.15+, 23.11+), `gardener serve` starts again once, in the same
+ * process, with GLIBC_TUNABLES set; never when the variable is already set (the service unit,
+ * the user, or that start: no loop; empty turns it off), off Linux, on Bun, or without execve;
+ * and an execve that fails leaves the owner running as it was, saying why.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { OWNER_GLIBC_TUNABLES, holdMallocArenas, ownerRestart, type RestartHost } from '../src/owner/malloc-arenas.js';
+import { createLogger } from '../src/log.js';
+import { makeTempDir } from './helpers/git-repo.js';
+import { startServe } from './helpers/owner.js';
+
+const execve = () => undefined;
+const linux = (over: Partial<RestartHost> = {}): RestartHost => ({
+  platform: 'linux',
+  onBun: false,
+  env: { PATH: '/usr/bin', GARDENER_HOME: '/h' },
+  execPath: '/opt/node/bin/node',
+  execArgv: ['--max-old-space-size=512'],
+  argv: ['/opt/node/bin/node', '/g/dist/src/cli/main.js', 'serve', '--port', '0'],
+  execve,
+  ...over,
+});
+
+test('serve starts again with the tunables only when nothing set them and execve exists on Linux', () => {
+  assert.deepEqual(ownerRestart(linux()), {
+    file: '/opt/node/bin/node',
+    args: ['/opt/node/bin/node', '--max-old-space-size=512', '/g/dist/src/cli/main.js', 'serve', '--port', '0'],
+    env: { PATH: '/usr/bin', GARDENER_HOME: '/h', GLIBC_TUNABLES: OWNER_GLIBC_TUNABLES },
+  });
+  assert.equal(ownerRestart(linux({ env: { GLIBC_TUNABLES: OWNER_GLIBC_TUNABLES } })), null, 'the second start does not start again');
+  assert.equal(ownerRestart(linux({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' } })), null, "the user's own setting is kept");
+  assert.equal(ownerRestart(linux({ env: { GLIBC_TUNABLES: '' } })), null, 'empty turns it off');
+  assert.equal(ownerRestart(linux({ platform: 'darwin' })), null);
+  assert.equal(ownerRestart(linux({ onBun: true })), null);
+  assert.equal(ownerRestart(linux({ execve: undefined })), null);
+});
+
+test('an execve that fails leaves the process going, with a warning that says why', () => {
+  const lines: string[] = [];
+  const failing = linux({
+    execve: () => {
+      throw Object.assign(new Error('execve failed'), { code: 'EACCES' });
+    },
+  });
+  holdMallocArenas(createLogger('warn', (l) => lines.push(l)), failing);
+  assert.equal(lines.length, 1);
+  const entry = JSON.parse(lines[0]!);
+  assert.equal(entry.level, 'warn');
+  assert.equal(entry.code, 'EACCES');
+  assert.match(entry.msg, /two arenas/);
+});
+
+const canExecve = process.platform === 'linux' && typeof (process as { execve?: unknown }).execve === 'function' && !('bun' in process.versions);
+
+const environOf = (pid: number): Record<string, string> =>
+  Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+
+test('a real serve runs with two arenas, in the process that was started', { skip: canExecve ? false : 'needs Linux and process.execve (Node 22.15+)' }, async () => {
+  const home = await makeTempDir('gardener-home-');
+  const owner = await startServe(home.dir, [], { GLIBC_TUNABLES: undefined });
+  try {
+    assert.equal(owner.ready.pid, owner.pid, 'the same process, started again in place');
+    assert.equal(environOf(owner.pid).GLIBC_TUNABLES, OWNER_GLIBC_TUNABLES);
+  } finally {
+    await owner.stop();
+  }
+  const off = await startServe(home.dir, [], { GLIBC_TUNABLES: '' });
+  try {
+    assert.equal(environOf(off.pid).GLIBC_TUNABLES, '', 'set (even empty): not started again');
+  } finally {
+    await off.stop();
+    await home.cleanup();
+  }
+});
