@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { makeTempDir } from './helpers/git-repo.js';
 import { CLI } from './helpers/mcp-client.js';
 import { launchdPlist, systemdUnit } from '../src/service/index.js';
-import { OWNER_GLIBC_TUNABLES } from '../src/owner/malloc-arenas.js';
+import { OWNER_GLIBC_TUNABLES } from '../src/service/malloc-arenas.js';
 
 /** Fake `systemctl` and `launchctl` first on PATH: they record their arguments, one line per call. */
 async function fakeManagers() {
@@ -34,7 +34,7 @@ test('the systemd unit passes systemd-analyze verify and runs the absolute runti
   assert.match(unit, /^StartLimitBurst=\d+$/m);
   assert.ok(unit.includes(`ExecStart="${process.execPath}" "${CLI}" serve`));
   assert.match(unit, /^Environment="GARDENER_HOME=\/var\/lib\/gardener 100%%"$/m, '% is escaped for systemd');
-  // The owner's malloc held to two arenas from its first start (src/owner/malloc-arenas.ts).
+  // The owner's malloc held to two arenas from its first start (src/service/malloc-arenas.ts).
   assert.match(unit, new RegExp(`^Environment="GLIBC_TUNABLES=${OWNER_GLIBC_TUNABLES}"$`, 'm'));
   const which = spawnSync('systemd-analyze', ['--version']);
   if (which.error) return t.skip('systemd-analyze is not installed here (Debian package systemd)');

@@ -1,5 +1,5 @@
 /**
- * The owner holds glibc's malloc to two arenas (src/owner/malloc-arenas.ts): on Linux with
+ * The owner holds glibc's malloc to two arenas (src/service/malloc-arenas.ts): on Linux with
  * `process.execve` (Node 22.15+, 23.11+), `gardener serve` starts again once, in the same
  * process, with GLIBC_TUNABLES set; never when the variable is already set (the service unit,
  * the user, or that start: no loop; empty turns it off), off Linux, on Bun, or without execve;
@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { OWNER_GLIBC_TUNABLES, holdMallocArenas, ownerRestart, type RestartHost } from '../src/owner/malloc-arenas.js';
+import { OWNER_GLIBC_TUNABLES, holdMallocArenas, ownerRestart, type RestartHost } from '../src/service/malloc-arenas.js';
 import { createLogger } from '../src/log.js';
 import { makeTempDir } from './helpers/git-repo.js';
 import { startServe } from './helpers/owner.js';

@@ -4,7 +4,7 @@
  * the runtime and the script by absolute path; re-run `gardener service install` after moving
  * Node (docs/service.md).
  */
-import { OWNER_GLIBC_TUNABLES } from '../owner/malloc-arenas.js';
+import { OWNER_GLIBC_TUNABLES } from './malloc-arenas.js';
 
 /** The launchd label, and the systemd unit's name without `.service`. */
 export const SERVICE_NAME = 'gardener';
@@ -32,7 +32,7 @@ function systemdWord(word: string): string {
 }
 
 export function systemdUnit(spec: ServiceSpec): string {
-  // The owner's malloc held to two arenas from its first start (src/owner/malloc-arenas.ts): no second start, and on every Node.
+  // The owner's malloc held to two arenas from its first start (src/service/malloc-arenas.ts): no second start, and on every Node.
   const env = [`Environment=${systemdWord(`GLIBC_TUNABLES=${OWNER_GLIBC_TUNABLES}`)}`];
   if (spec.home) env.push(`Environment=${systemdWord(`GARDENER_HOME=${spec.home}`)}`);
   return [

@@ -30,7 +30,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const port = opts.http === false ? null : portNumber(opts.port);
   const maxBrains = positiveInt('--max-brains', opts.maxBrains);
   const log = createLogger(logLevelFrom());
-  (await import('../../owner/malloc-arenas.js')).holdMallocArenas(log);
+  (await import('../../service/malloc-arenas.js')).holdMallocArenas(log);
   const { startOwner } = await import('../../owner/owner.js');
   const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, log });
   if (!outcome.started) {
