@@ -8,13 +8,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
 import { WorkerPool } from '../src/pool/index.js';
-import type { FileResult } from '../workers/types.js';
-import { generateTreeSitterSource, TREE_SITTER_EXTENSION } from '../bench/fixtures/tree-sitter-sources.js';
 import { makeTempDir } from './helpers/git-repo.js';
+import { deliverBatch, writeTreeSitterFiles } from './helpers/pool-batch.js';
 
 /** web-tree-sitter's memory as it starts (its INITIAL_MEMORY), which one small file does not grow. */
 const TREE_SITTER_MEMORY = 32 << 20;
@@ -24,14 +20,7 @@ test("a pool thread counts the grammars' WebAssembly memory once", { timeout: 60
   const temp = await makeTempDir('gardener-pool-wasm-');
   const pool = new WorkerPool({ maxThreads: 1 });
   try {
-    const path = `src/c/unit.${TREE_SITTER_EXTENSION.c}`;
-    mkdirSync(dirname(join(temp.dir, path)), { recursive: true });
-    writeFileSync(join(temp.dir, path), generateTreeSitterSource('c', 4242, 0));
-    const { port1, port2 } = new MessageChannel();
-    const delivered = new Promise<FileResult[]>((resolve) => port2.once('message', resolve));
-    await pool.hashExtractTo({ roots: { 1: temp.dir }, items: [{ id: 1, rootId: 1, path, knownHash: null }], maxIndexBytes: 1 << 20 }, port1);
-    const [result] = await delivered;
-    port2.close();
+    const [result] = await deliverBatch(pool, temp.dir, writeTreeSitterFiles(temp.dir, [{ lang: 'c', seed: 4242 }]));
     assert.equal(result?.status, 'ingested');
     const { external } = await pool.heapStats();
     assert.ok(external >= TREE_SITTER_MEMORY, `external ${(external / MB).toFixed(1)} MB holds the ${TREE_SITTER_MEMORY / MB} MB memory`);

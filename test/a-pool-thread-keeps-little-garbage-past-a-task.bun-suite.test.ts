@@ -10,14 +10,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
 import { WorkerPool } from '../src/pool/index.js';
-import type { FileResult } from '../workers/types.js';
 import { BUN_COLLECT_GROWTH_BYTES } from '../src/bun-heap.js';
-import { generateTreeSitterSource, TREE_SITTER_BENCH_LANGUAGES, TREE_SITTER_EXTENSION } from '../bench/fixtures/tree-sitter-sources.js';
+import { TREE_SITTER_BENCH_LANGUAGES } from '../bench/fixtures/tree-sitter-sources.js';
 import { makeTempDir } from './helpers/git-repo.js';
+import { deliverBatch, writeTreeSitterFiles } from './helpers/pool-batch.js';
 
 const FILES = 640;
 const BATCH = 32;
@@ -29,21 +26,13 @@ test('a pool thread holds little garbage after a burst of tree-sitter files', { 
   const temp = await makeTempDir('gardener-pool-garbage-');
   const pool = new WorkerPool({ maxThreads: 1 });
   try {
-    const items = Array.from({ length: FILES }, (_, i) => {
-      const lang = TREE_SITTER_BENCH_LANGUAGES[i % TREE_SITTER_BENCH_LANGUAGES.length]!;
-      const path = `src/${lang}/unit_${i}.${TREE_SITTER_EXTENSION[lang]}`;
-      mkdirSync(dirname(join(temp.dir, path)), { recursive: true });
-      writeFileSync(join(temp.dir, path), generateTreeSitterSource(lang, 9100 + i, i));
-      return { id: i + 1, rootId: 1, path, knownHash: null };
-    });
+    const items = writeTreeSitterFiles(
+      temp.dir,
+      Array.from({ length: FILES }, (_, i) => ({ lang: TREE_SITTER_BENCH_LANGUAGES[i % TREE_SITTER_BENCH_LANGUAGES.length]!, seed: 9100 + i })),
+    );
     let definitions = 0;
-    // As a drain runs its batches: the results go out on a channel of their own (src/vigil/tick.ts).
     for (let b = 0; b < FILES; b += BATCH) {
-      const { port1, port2 } = new MessageChannel();
-      const delivered = new Promise<FileResult[]>((resolve) => port2.once('message', resolve));
-      await pool.hashExtractTo({ roots: { 1: temp.dir }, items: items.slice(b, b + BATCH), maxIndexBytes: 1 << 20 }, port1);
-      for (const r of await delivered) if (r.status === 'ingested') definitions += r.symbolCount;
-      port2.close();
+      for (const r of await deliverBatch(pool, temp.dir, items.slice(b, b + BATCH))) if (r.status === 'ingested') definitions += r.symbolCount;
     }
     assert.ok(definitions > FILES, `${definitions} definitions in ${FILES} files`);
     const heap = await pool.heapStats();

@@ -17,6 +17,7 @@
  * allocator), and on Node without `process.execve` (before 22.15 and 23.11: the service unit
  * sets the variable there). If execve fails, the owner goes on as it was, saying why.
  */
+import { onBun } from '../heap-growth.js';
 import type { Logger } from '../log.js';
 
 /** What the owner's malloc is held to: two arenas for every thread of the process. */
@@ -54,7 +55,7 @@ export function ownerRestart(host: RestartHost): Restart | null {
 function thisProcess(): RestartHost {
   return {
     platform: process.platform,
-    onBun: (process.versions as Record<string, string | undefined>).bun !== undefined,
+    onBun,
     env: process.env,
     execPath: process.execPath,
     execArgv: process.execArgv,

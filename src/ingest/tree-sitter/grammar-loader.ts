@@ -38,19 +38,21 @@ let runtime: Promise<void> | undefined;
  * would make itself, 32 MB to start (`INITIAL_MEMORY`), growing up to its maximum of 2 GB.
  */
 let memory: WasmMemory | undefined;
+const WASM_PAGE_BYTES = 65_536;
+const INITIAL_MEMORY_BYTES = 32 << 20;
+const MAXIMUM_MEMORY_PAGES = 32_768;
+
 /** The part of the global WebAssembly API used here (the project's TypeScript lib has no DOM types). */
 interface WasmMemory {
   readonly buffer: ArrayBuffer;
 }
 const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (limits: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
-const WASM_PAGE_BYTES = 65_536;
-const INITIAL_MEMORY_BYTES = 32 << 20;
-const MAXIMUM_MEMORY_PAGES = 32_768;
 
 /** The size of this thread's tree-sitter WebAssembly memory in bytes (0 before the runtime starts). */
 export function treeSitterMemoryBytes(): number {
   return memory?.buffer.byteLength ?? 0;
 }
+
 const loaded = new Map<GrammarRow, Promise<LoadedGrammar>>();
 const loads = new Map<string, number>();
 const throws = new Map<GrammarRow, number>();
