@@ -8,25 +8,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WorkerPool } from '../src/pool/index.js';
-import { makeTempDir } from './helpers/git-repo.js';
-import { deliverBatch, writeTreeSitterFiles } from './helpers/pool-batch.js';
+import { deliverBatch, withOnePoolThread, writeTreeSitterFiles } from './helpers/pool-batch.js';
 
 /** web-tree-sitter's memory as it starts (its INITIAL_MEMORY), which one small file does not grow. */
 const TREE_SITTER_MEMORY = 32 << 20;
 const MB = 1 << 20;
 
-test("a pool thread counts the grammars' WebAssembly memory once", { timeout: 60_000 }, async () => {
-  const temp = await makeTempDir('gardener-pool-wasm-');
-  const pool = new WorkerPool({ maxThreads: 1 });
-  try {
-    const [result] = await deliverBatch(pool, temp.dir, writeTreeSitterFiles(temp.dir, [{ lang: 'c', seed: 4242 }]));
+test("a pool thread counts the grammars' WebAssembly memory once", { timeout: 60_000 }, () =>
+  withOnePoolThread('gardener-pool-wasm-', async (pool, root) => {
+    const [result] = await deliverBatch(pool, root, writeTreeSitterFiles(root, [{ lang: 'c', seed: 4242 }]));
     assert.equal(result?.status, 'ingested');
     const { external } = await pool.heapStats();
     assert.ok(external >= TREE_SITTER_MEMORY, `external ${(external / MB).toFixed(1)} MB holds the ${TREE_SITTER_MEMORY / MB} MB memory`);
     assert.ok(external < 2 * TREE_SITTER_MEMORY, `external ${(external / MB).toFixed(1)} MB counts the ${TREE_SITTER_MEMORY / MB} MB memory twice`);
-  } finally {
-    await pool.close();
-    await temp.cleanup();
-  }
-});
+  }));

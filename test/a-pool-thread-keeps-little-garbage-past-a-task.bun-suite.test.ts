@@ -10,11 +10,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WorkerPool } from '../src/pool/index.js';
 import { BUN_COLLECT_GROWTH_BYTES } from '../src/bun-heap.js';
 import { TREE_SITTER_BENCH_LANGUAGES } from '../bench/fixtures/tree-sitter-sources.js';
-import { makeTempDir } from './helpers/git-repo.js';
-import { deliverBatch, writeTreeSitterFiles } from './helpers/pool-batch.js';
+import { deliverBatch, withOnePoolThread, writeTreeSitterFiles } from './helpers/pool-batch.js';
 
 const FILES = 640;
 const BATCH = 32;
@@ -22,17 +20,15 @@ const BATCH = 32;
 const ONE_BATCH_SLACK = 8 << 20;
 const MB = 1 << 20;
 
-test('a pool thread holds little garbage after a burst of tree-sitter files', { timeout: 180_000 }, async () => {
-  const temp = await makeTempDir('gardener-pool-garbage-');
-  const pool = new WorkerPool({ maxThreads: 1 });
-  try {
+test('a pool thread holds little garbage after a burst of tree-sitter files', { timeout: 180_000 }, () =>
+  withOnePoolThread('gardener-pool-garbage-', async (pool, root) => {
     const items = writeTreeSitterFiles(
-      temp.dir,
+      root,
       Array.from({ length: FILES }, (_, i) => ({ lang: TREE_SITTER_BENCH_LANGUAGES[i % TREE_SITTER_BENCH_LANGUAGES.length]!, seed: 9100 + i })),
     );
     let definitions = 0;
     for (let b = 0; b < FILES; b += BATCH) {
-      for (const r of await deliverBatch(pool, temp.dir, items.slice(b, b + BATCH))) if (r.status === 'ingested') definitions += r.symbolCount;
+      for (const r of await deliverBatch(pool, root, items.slice(b, b + BATCH))) if (r.status === 'ingested') definitions += r.symbolCount;
     }
     assert.ok(definitions > FILES, `${definitions} definitions in ${FILES} files`);
     const heap = await pool.heapStats();
@@ -42,8 +38,4 @@ test('a pool thread holds little garbage after a burst of tree-sitter files', { 
       `the pool thread's heap is ${(heap.heap / MB).toFixed(1)} MB with ${(heap.used / MB).toFixed(1)} MB live after ${FILES} files ` +
         `(bound: ${((BUN_COLLECT_GROWTH_BYTES + ONE_BATCH_SLACK) / MB).toFixed(0)} MB past the live set)`,
     );
-  } finally {
-    await pool.close();
-    await temp.cleanup();
-  }
-});
+  }));

@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
-import type { WorkerPool } from '../../src/pool/index.js';
+import { WorkerPool } from '../../src/pool/index.js';
+import { makeTempDir } from './git-repo.js';
 import type { BacklogItem, FileResult } from '../../workers/types.js';
 import { generateTreeSitterSource, TREE_SITTER_EXTENSION, type TreeSitterBenchLanguage } from '../../bench/fixtures/tree-sitter-sources.js';
 
@@ -29,5 +30,17 @@ export async function deliverBatch(pool: WorkerPool, root: string, items: readon
     return await delivered;
   } finally {
     port2.close();
+  }
+}
+
+/** A pool of one thread and a temporary root for it, both ended after `work`, whether it throws or not. */
+export async function withOnePoolThread<T>(prefix: string, work: (pool: WorkerPool, root: string) => Promise<T>): Promise<T> {
+  const temp = await makeTempDir(prefix);
+  const pool = new WorkerPool({ maxThreads: 1 });
+  try {
+    return await work(pool, temp.dir);
+  } finally {
+    await pool.close();
+    await temp.cleanup();
   }
 }
