@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ImportResolver } from '../src/skeleton/import-resolver.js';
+import { ImportResolver } from '../src/resolve/index.js';
 
 const PATHS = [
   'include/uv.h',

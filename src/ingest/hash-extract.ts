@@ -20,6 +20,7 @@ import { extractFile } from './extraction.js';
 import { indexableText, keptOutOfMap } from './secrets/index.js';
 import { setReferencesKept } from './extract/reference-sink.js';
 import { extractionFields } from './extraction-fields.js';
+import { manifestJson } from './manifest.js';
 import { readUpTo } from '../detect/read-up-to.js';
 import type { BacklogItem, FileResult, HashExtractTask } from './types.js';
 
@@ -105,6 +106,7 @@ async function processOne(
     // still leaves the text indexed, with a note.
     const { extraction, note } = text === null ? { extraction: { symbols: [], imports: [] }, note: undefined } : await extractFile(language, text, indexed!.bytes.length);
     const { symbols, imports, references } = extraction;
+    const manifest = text === null ? null : manifestJson(item.path, text);
     return {
       ...base,
       status: 'ingested',
@@ -116,6 +118,7 @@ async function processOne(
       text: indexed === null ? null : ownBuffer(indexed.bytes),
       ...extractionFields(symbols, imports, references),
       ...(note === undefined ? {} : { note }),
+      ...(manifest === null ? {} : { manifest }),
     };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';

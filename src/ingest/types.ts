@@ -72,6 +72,8 @@ export interface IngestedResult extends ResultBase {
   note?: { code: string; message: string };
   /** The file's references, as stored (src/ingest/reference-codec.ts): grouped by name, `in` as a definition index. */
   refsText: string;
+  /** A build manifest's facts for resolution (src/ingest/manifest.ts), as stored JSON; absent for every other file. */
+  manifest?: string;
 }
 export interface FailedResult extends ResultBase {
   status: 'failed';

@@ -6,7 +6,7 @@
  * even a FIFO, is opened. A path may name a file that was just deleted (`scan` re-checks it):
  * its longest existing ancestor is what is resolved.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 
@@ -17,12 +17,14 @@ export const MAX_NAME_BYTES = 255;
 
 /**
  * The root `path` falls under and its root-relative, '/'-separated form; `path` is resolved
- * from `anchor` (the session folder). `rootsName` names the roots in the refusal
+ * from `anchor` (the session folder, the shell's folder for the CLI), or, when that names
+ * nothing under a root, from each root: every answer prints root-relative paths, so one can be
+ * passed back as it was printed, from anywhere. `rootsName` names the roots in the refusal
  * ("this session's brain roots"). Throws InvalidArgumentError for anything outside.
  */
 export function confinePath(anchor: string, roots: readonly string[], path: string, rootsName: string): { root: string; rel: string } {
   checkPathText(path);
-  const abs = resolve(anchor, path);
+  const abs = isAbsolute(path) ? path : fromAnchorOrRoot(anchor, roots, path);
   for (const root of roots) {
     const rel = relative(root, abs);
     if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
@@ -35,6 +37,23 @@ export function confinePath(anchor: string, roots: readonly string[], path: stri
     }
   }
   throw new InvalidArgumentError(`${path} is outside ${rootsName} (${roots.join(', ')}); only paths inside them can be used`);
+}
+
+/** `path` from the anchor when that exists under a root; else from the first root where it exists. */
+function fromAnchorOrRoot(anchor: string, roots: readonly string[], path: string): string {
+  const fromAnchor = resolve(anchor, path);
+  const under = roots.some((root) => {
+    const rel = relative(root, fromAnchor);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  });
+  if (under && existsSync(fromAnchor)) return fromAnchor;
+  for (const root of roots) {
+    const fromRoot = resolve(root, path);
+    const rel = relative(root, fromRoot);
+    if ((rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) && existsSync(fromRoot)) return fromRoot;
+  }
+  // Nothing exists either way (a deleted file): read from the anchor if that is inside, else the first root.
+  return under || roots.length === 0 ? fromAnchor : resolve(roots[0]!, path);
 }
 
 /** Refuses a path argument whose text alone says it cannot name a file under a root. */

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../store/index.js';
 import type { ImportRef, SymbolDef } from '../ingest/extract/types.js';
-import { ImportResolver, lookupStems } from './import-resolver.js';
+import { ImportResolver, lookupStems, loadLayout, type Layout } from '../resolve/index.js';
 
 export interface CodeImport {
   /** The imported file, root-relative. */
@@ -51,8 +51,8 @@ interface FileMemo {
   exported?: string[];
 }
 const memos = new WeakMap<Database, Map<number, FileMemo>>();
-/** The sorted path list each connection last resolved against: an edit-only burst keeps it. */
-const lastPaths = new WeakMap<Database, string[]>();
+/** The sorted path list and manifests each connection last resolved against: an edit-only burst keeps them. */
+const lastPaths = new WeakMap<Database, { paths: string[]; layout: Layout }>();
 /** Most names remembered per file: the most any caller asks for. */
 const EXPORTED_MEMO_NAMES = 8;
 /** Ids per `IN (…)` query when fetching the imports of changed files. */
@@ -83,8 +83,11 @@ export function loadCodeGraph(db: Database): CodeGraph {
   }
   const paths = rows.map((r) => r.path);
   const previous = lastPaths.get(db);
-  const samePaths = previous !== undefined && previous.length === paths.length && previous.every((p, i) => p === paths[i]);
-  lastPaths.set(db, paths);
+  // A manifest's edit (a tsconfig path, a package's exports) re-resolves every import from the
+  // memo: nothing is read again.
+  const layout = loadLayout(db);
+  const samePaths = previous !== undefined && previous.layout === layout && previous.paths.length === paths.length && previous.paths.every((p, i) => p === paths[i]);
+  lastPaths.set(db, { paths, layout });
   let resolver: ImportResolver | undefined;
   const importedBy = new Map<string, number>();
   let importsSeen = 0;
@@ -92,7 +95,7 @@ export function loadCodeGraph(db: Database): CodeGraph {
     const m = memo!.get(r.id)!;
     importsSeen += m.imports.length;
     if (!samePaths || !m.resolved) {
-      resolver ??= new ImportResolver(paths);
+      resolver ??= new ImportResolver(paths, layout);
       m.resolved = [];
       for (const imp of m.imports) {
         const target = imp.stems ? resolver.resolveStems(r.path, imp.stems) : resolver.resolve(r.path, r.language, imp.module);

@@ -1,7 +1,7 @@
 /** The skeleton: rooms, what is derived for them from the code map, candidates, and the auto-reconciler. */
 export { compileGlob, globProblem, MAX_GLOB_CHARS } from './glob.js';
 export { assignRooms, checkRooms, checkRoomName, MAX_ROOMS, MAX_PURPOSE_CHARS, type Room } from './rooms.js';
-export { ImportResolver } from './import-resolver.js';
+export { ImportResolver } from '../resolve/index.js';
 export { loadCodeGraph, exportedNames, type CodeGraph, type CodeFile } from './code-graph.js';
 export { deriveSkeleton, driftBetween, type Derived, type RoomDerived, type Violation } from './derive.js';
 export { proposeRooms, TARGET_ROOMS, MIN_ROOM_FILES, type CandidateOptions } from './candidate.js';

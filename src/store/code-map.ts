@@ -86,13 +86,13 @@ function upsertFile(db: Database, existing: number | undefined, rootId: number, 
   const indexed = r.text === null ? 0 : 1;
   if (existing !== undefined) {
     db.prepare(
-      'UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, symbol_count = ?, symbols = ?, imports = ?, refs = ?, ingested_at = ? WHERE id = ?',
-    ).run(r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, r.refsText, now, existing);
+      'UPDATE files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, indexed = ?, symbol_count = ?, symbols = ?, imports = ?, refs = ?, manifest = ?, ingested_at = ? WHERE id = ?',
+    ).run(r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, r.refsText, r.manifest ?? null, now, existing);
     return existing;
   }
   db.prepare(
-    `INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, symbol_count, symbols, imports, refs, ingested_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, r.refsText, now);
+    `INSERT INTO files (root_id, path, size, mtime_ms, hash, language, lines, indexed, symbol_count, symbols, imports, refs, manifest, ingested_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(rootId, path, r.size, r.mtimeMs, r.hash, r.language, r.lines, indexed, r.symbolCount, r.symbolsJson, r.importsJson, r.refsText, r.manifest ?? null, now);
   return db.prepare('SELECT last_insert_rowid() AS id').get<{ id: number }>()!.id;
 }

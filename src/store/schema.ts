@@ -191,6 +191,21 @@ export const MIGRATIONS: readonly string[] = [
     tokenize = "unicode61 tokenchars '_'"
   );
   `,
+  // 8: build manifests' facts (src/ingest/manifest.ts) for resolution (src/resolve/): a
+  // package.json's name and exports, a tsconfig's paths, go.mod, Cargo.toml, pyproject.toml.
+  // The files that may be manifests are read again (hash forgotten) so the column fills on the
+  // next tick; nothing else is re-read.
+  `
+  ALTER TABLE files ADD COLUMN manifest TEXT;
+  CREATE INDEX files_with_manifest ON files (root_id) WHERE manifest IS NOT NULL;
+  INSERT OR IGNORE INTO backlog (root_id, path, queued_at)
+    SELECT root_id, path, 0 FROM files
+    WHERE path GLOB '*package.json' OR path GLOB '*tsconfig*.json' OR path GLOB '*jsconfig*.json' OR path GLOB '*go.mod'
+       OR path GLOB '*go.work' OR path GLOB '*Cargo.toml' OR path GLOB '*pyproject.toml';
+  UPDATE files SET hash = ''
+    WHERE path GLOB '*package.json' OR path GLOB '*tsconfig*.json' OR path GLOB '*jsconfig*.json' OR path GLOB '*go.mod'
+       OR path GLOB '*go.work' OR path GLOB '*Cargo.toml' OR path GLOB '*pyproject.toml';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,13 +3,20 @@
  * map, so the skeleton can count imports between rooms. Each language's own rule, kept cheap:
  *
  *   TypeScript/JavaScript  `./x.js`, `../y` relative to the file; the extension is dropped on
- *                          both sides (a `.js` specifier finds its `.ts` source), `/index` too
- *   Python                 `.x`, `..x.y` relative to the package; `a.b.c` by path suffix
- *                          (`a/b/c.py` or `a/b/c/__init__.py`, wherever the source root is)
- *   Go                     an import path by its longest folder suffix (two segments at least,
- *                          so `fmt` never lands on a folder that happens to be named fmt)
- *   Rust                   `crate::`, `self::`, `super::` and workspace crates (`name::`,
- *                          for a folder `name/src/lib.rs`), shortening until a module file
+ *                          both sides (a `.js` specifier finds its `.ts` source), `/index` too;
+ *                          bare specifiers as the compiler reads them: tsconfig `paths` and
+ *                          `baseUrl`, package `imports`, workspace packages by name with their
+ *                          `exports` (typescript-resolution.ts)
+ *   Python                 `.x`, `..x.y` relative to the package; `a.b.c` under a project's
+ *                          source folders (pyproject.toml's, `src/`), else by path suffix
+ *                          (`a/b/c.py`, `a/b/c/__init__.py`, or a namespace package's folder)
+ *   Go                     an import path under a go.mod's module path (and its local
+ *                          `replace`s) to that folder's files; without a go.mod, by its longest
+ *                          folder suffix (two segments at least, so `fmt` never lands on a folder
+ *                          that happens to be named fmt)
+ *   Rust                   `crate::`, `self::`, `super::` and workspace crates (`name::`, by
+ *                          the Cargo.toml's package or lib name, else a folder `name/src/lib.rs`),
+ *                          shortening until a module file
  *   Java                   `a.b.C` by path suffix, `a.b.*` by folder suffix
  *   the tree-sitter languages  by the rows of file-import-rules.ts (includes, requires, PSR-4,
  *                          packages and namespaces as far as they map to folders)
@@ -17,12 +24,14 @@
  * Anything else (packages, the standard library) resolves to null: it is outside every room.
  */
 import { FILE_IMPORT_RULES } from './file-import-rules.js';
+import { TypeScriptResolution } from './typescript-resolution.js';
+import { buildLayout, joinPath as joinDots, type Layout } from './workspace-layout.js';
 
 const joinPath = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);
 const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
 
 /** The path without its extension and without a trailing `/index`, `/__init__` or `/mod`. */
-function stemOf(p: string): string {
+export function stemOf(p: string): string {
   const slash = p.lastIndexOf('/');
   const dot = p.lastIndexOf('.');
   const bare = dot > slash + 1 && /^[A-Za-z0-9]+$/.test(p.slice(dot + 1)) ? p.slice(0, dot) : p;
@@ -48,15 +57,36 @@ export class ImportResolver {
   #crates: Map<string, string> | undefined;
   #pathSet: Set<string> | undefined;
   #pathSuffix: Map<string, string> | undefined;
+  #dirFirst: Map<string, string> | undefined;
   readonly #paths: readonly string[];
+  readonly #layout: Layout;
+  readonly #typescript: TypeScriptResolution;
 
-  /** `paths`: every root-relative path of the code map, sorted (the first of a collision wins). */
-  constructor(paths: readonly string[]) {
+  /**
+   * `paths`: every root-relative path of the code map, sorted (the first of a collision wins);
+   * `layout`: the repository's manifests (workspace-layout.ts), none by default.
+   */
+  constructor(paths: readonly string[], layout: Layout = buildLayout([])) {
     this.#paths = paths;
+    this.#layout = layout;
     for (const p of paths) {
       const s = stemOf(p);
       if (!this.#byStem.has(s)) this.#byStem.set(s, p);
     }
+    // A declaration file (`x.d.ts`) answers `./x` when no source of that name is mapped.
+    for (const p of paths) {
+      if (!/\.d\.[mc]?ts$/.test(p)) continue;
+      const s = stemOf(p.replace(/\.d\.([mc]?ts)$/, '.$1'));
+      if (!this.#byStem.has(s)) this.#byStem.set(s, p);
+    }
+    this.#typescript = new TypeScriptResolution(layout, (path) => this.#fileAt(path));
+  }
+
+  /** The mapped file a path names with any extension (`.js` or `.d.ts` finds `.ts`), or a folder's index. */
+  #fileAt(path: string): string | null {
+    let stem = stemOf(path);
+    if (stem.endsWith('.d') && /\.d\.[mc]?ts$/.test(path)) stem = stemOf(stem.slice(0, -2));
+    return this.#byStem.get(stem) ?? null;
   }
 
   /**
@@ -66,7 +96,10 @@ export class ImportResolver {
    * Relative specifiers and Rust paths depend on the importer and are resolved each time
    * (a folder join and one map lookup).
    */
-  resolve(from: string, language: string | null, module: string): string | null {
+  resolve(from: string, language: string | null, spec: string): string | null {
+    // A bundler's query (`./a.svg?raw`, `./worker?url`) names the same file.
+    const q = spec.indexOf('?');
+    const module = q > 0 && isScriptLanguage(language) ? spec.slice(0, q) : spec;
     const rule = language !== null && Object.hasOwn(FILE_IMPORT_RULES, language) ? FILE_IMPORT_RULES[language] : undefined;
     if (rule !== undefined) {
       const target = this.#byRule(from, rule(module));
@@ -74,6 +107,15 @@ export class ImportResolver {
     }
     const stems = lookupStems(from, language, module);
     if (stems !== null) return this.resolveStems(from, stems);
+    if (isScriptLanguage(language)) {
+      // A bare specifier depends on the tsconfig that governs the importer (and, for `#x`, its package).
+      const dir = dirOf(from);
+      const cfg = this.#typescript.governing(dir);
+      const key = `ts:${cfg?.dir ?? ''}:${module.startsWith('#') ? dir : ''}:${module}`;
+      let target = this.#memo.get(key);
+      if (target === undefined) this.#memo.set(key, (target = this.#typescript.resolve(dir, module)));
+      return target === from ? null : target;
+    }
     const key = language === null ? module : `${language}:${module}`;
     let target = this.#memo.get(key);
     if (target === undefined) this.#memo.set(key, (target = this.#resolveByModule(language, module)));
@@ -92,7 +134,7 @@ export class ImportResolver {
   #resolveByModule(language: string | null, module: string): string | null {
     switch (language) {
       case 'python':
-        return this.#suffix(module.replace(/\./g, '/'));
+        return this.#python(module.replace(/\./g, '/'));
       case 'go':
         return this.#go(module);
       case 'rust':
@@ -140,7 +182,38 @@ export class ImportResolver {
     return this.#pathSuffix;
   }
 
+  /** Under a project's source folders (the longest first), else by path suffix; a namespace package by its folder. */
+  #python(path: string): string | null {
+    for (const root of this.#layout.pythonRoots) {
+      const hit = this.#byStem.get(stemOf(joinPath(root, path))) ?? this.#dirs().get(joinPath(root, path));
+      if (hit !== undefined) return hit;
+    }
+    return this.#suffix(path);
+  }
+
+  /** Each folder → its first file (a Go package, a namespace package). */
+  #dirs(): Map<string, string> {
+    if (!this.#dirFirst) {
+      this.#dirFirst = new Map();
+      for (const path of this.#paths) {
+        const dir = dirOf(path);
+        const had = this.#dirFirst.get(dir);
+        // A Go package stands for its non-test source first.
+        if (had === undefined || (had.endsWith('_test.go') && !path.endsWith('_test.go'))) this.#dirFirst.set(dir, path);
+      }
+    }
+    return this.#dirFirst;
+  }
+
   #go(module: string): string | null {
+    if (this.#layout.goModules.length > 0) {
+      for (const { module: mod, dir } of this.#layout.goModules) {
+        if (module !== mod && !(module.startsWith(mod) && module.charCodeAt(mod.length) === 47)) continue;
+        return this.#dirs().get(joinDots(dir, module.slice(mod.length + 1))) ?? null;
+      }
+      // The repository declares its modules: an import path under none of them is a dependency's.
+      return null;
+    }
     const segments = module.split('/');
     const folders = this.#folders();
     for (let k = segments.length; k >= 2; k--) {
@@ -153,13 +226,15 @@ export class ImportResolver {
   /** `name::a::b` for a workspace crate `name` (a folder `…/name/src/lib.rs`). */
   #rustCrate(module: string): string | null {
     const parts = module.split('::');
-    const crate = this.#crateRoots().get(parts.shift()!);
+    const head = parts.shift()!;
+    const declared = this.#layout.crates.get(head);
+    const crate = declared?.srcDir ?? this.#crateRoots().get(head);
     if (!crate) return null;
     for (let k = parts.length; k >= 1; k--) {
       const hit = this.#byStem.get(stemOf(joinPath(crate, parts.slice(0, k).join('/'))));
       if (hit) return hit;
     }
-    return this.#byStem.get(stemOf(joinPath(crate, 'lib'))) ?? null;
+    return (declared?.rootFile !== undefined ? this.#byStem.get(stemOf(declared.rootFile)) : undefined) ?? this.#byStem.get(stemOf(joinPath(crate, 'lib'))) ?? null;
   }
 
   #java(module: string): string | null {
@@ -220,6 +295,14 @@ export class ImportResolver {
   }
 }
 
+/** Extensions a script specifier may carry that name the file's own kind (dropped to find a `.ts` source). */
+const SCRIPT_EXTENSION = /\.(?:[mc]?[jt]sx?|json|vue|svelte|css|scss)$/;
+
+/** Languages whose bare specifiers resolve as TypeScript's do (the script blocks of Vue and Svelte files too). */
+function isScriptLanguage(language: string | null): boolean {
+  return language === 'typescript' || language === 'javascript' || language === 'vue' || language === 'svelte';
+}
+
 /**
  * For an import found by looking up stems that depend only on the importer's own path
  * (relative specifiers in any language, Python's `.x`, Rust's `crate::`, `self::`, `super::`),
@@ -253,8 +336,18 @@ export function lookupStems(from: string, language: string | null, module: strin
     } else return null;
     const stems: string[] = [];
     for (let k = parts.length; k >= 1; k--) stems.push(stemOf(joinPath(base, parts.slice(0, k).join('/'))));
+    // An item of the module itself (`self::Kind`, `super::*` naming the parent's items): the
+    // module's own file, `mod.rs`, `lib.rs` or `main.rs` of its folder, or `<folder>.rs`.
+    if (head === 'self') stems.push(stemOf(from));
+    else if (head !== 'crate' || parts.length > 0) stems.push(base, joinPath(base, 'lib'), joinPath(base, 'main'));
     return stems;
   }
   if (language === 'go' || language === 'java' || (language !== null && Object.hasOwn(FILE_IMPORT_RULES, language))) return null;
-  return module.charCodeAt(0) === 46 /* . */ ? [stemOf(joinRelative(dirOf(from), module))] : null;
+  if (module.charCodeAt(0) !== 46 /* . */) return null;
+  const q = module.indexOf('?');
+  const joined = joinRelative(dirOf(from), q > 0 ? module.slice(0, q) : module);
+  // `./a.component` names `a.component.ts`: a dot that starts no script extension is part of the name.
+  const exact = SCRIPT_EXTENSION.test(joined) ? stemOf(joined) : stemOf(`${joined}.ts`);
+  const loose = stemOf(joined);
+  return exact === loose ? [exact] : [exact, loose];
 }
