@@ -161,7 +161,10 @@ test('a file that defines the name itself passes on its own definition, not the 
     const r = await s.dispatch('refs', { name: 'helper', path: 'src/common.ts' });
     assert.deepEqual(r.value.references.map((f: any) => f.path), ['src/shadow.ts']);
     const own = await s.dispatch('refs', { name: 'helper', path: 'src/shadow.ts' });
-    assert.deepEqual(own.value.references.map((f: any) => f.path), ['src/shadow.ts', 'src/via-shadow.ts']);
+    // shadow.ts's only use of the name is its import of common's: it names that one, not its own.
+    assert.deepEqual(own.value.references.map((f: any) => f.path), ['src/via-shadow.ts']);
+    assert.deepEqual(own.value.references[0].definition, { path: 'src/shadow.ts', line: 2 });
+    assert.deepEqual(r.value.references[0].definition, { path: 'src/common.ts', line: 1 });
   });
 });
 

@@ -15,12 +15,11 @@
  * Past a cap the files are counted per room, so a hub imported by everything answers in a few
  * lines.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { dirname } from 'node:path/posix';
 import type { Database } from '../store/index.js';
 import { definitionsOf, nearestNames, usesOf, type DefinitionHit, type FileUses } from '../store/index.js';
-import { loadCodeGraph, roomsOfPaths } from '../skeleton/index.js';
+import { loadCodeGraph, roomsOfPaths, type CodeGraph } from '../skeleton/index.js';
+import { NOT_THIS_NAME, UseDefinitions, type UseDefinition } from './use-definitions.js';
 import type { SymbolDef } from '../ingest/extract/types.js';
 
 /** Definitions listed one by one; past this they are counted per folder. */
@@ -36,8 +35,6 @@ export const MAX_IMPACT_NAMES = 24;
 export const DEFAULT_IMPACT_DEPTH = 2;
 export const MAX_IMPACT_DEPTH = 4;
 
-/** Languages where another file reaches a top-level definition only by importing it. */
-const MODULE_LANGUAGES = new Set(['typescript', 'javascript', 'python']);
 const TEST_PATH = [/(^|\/)[_.]?(tests?|__tests__|spec|specs|testdata|__mocks__)\//, /\.(test|spec)\.[^/]+$/, /_test\.go$/, /(^|\/)test_[^/]*\.py$/, /(^|\/)[^/]*Tests?\.java$/];
 
 export function isTestPath(path: string): boolean {
@@ -59,7 +56,7 @@ interface ImportIndex {
 }
 
 /** The import graph both ways, read once per answer (the code graph memoizes its parsing per connection). */
-function importIndex(db: Database): ImportIndex {
+function importIndex(db: Database): ImportIndex & { graph: CodeGraph } {
   const graph = loadCodeGraph(db);
   const importsOf = new Map<string, Set<string>>();
   const importersOf = new Map<string, Set<string>>();
@@ -76,111 +73,10 @@ function importIndex(db: Database): ImportIndex {
       set.add(f.path);
     }
   }
-  return { importsOf, importersOf, languageOf };
+  return { importsOf, importersOf, languageOf, graph };
 }
 
 const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-
-/** How many import steps a chain of barrels is followed (`index.ts` re-exporting `internal.ts`…). */
-const MAX_BARREL_STEPS = 3;
-/** package.json files read for the repository's own package names. */
-const MAX_PACKAGE_FILES = 500;
-
-/**
- * The files whose uses reach `homes` through imports: the homes; the barrels that pass the
- * name on (an importer of a home, or of a barrel, that names it, or re-exports all with
- * `export *`), a few steps out; and every user that imports one of those. A user whose import
- * of the name cannot be resolved to a file but names one of the repository's own packages or a
- * path alias (`@/x`, `~/x`, `#x`) is kept too, when the name is defined in one file only: it is
- * how a monorepo's packages and a package's own tests import it. A file that defines the name
- * itself (`definers`) is never a barrel for another definition of it.
- */
-function reachingFiles(db: Database, index: ImportIndex, homes: Set<string>, users: Map<string, FileUses>, definers: Set<string>): Set<string> {
-  const unique = definers.size === 1;
-  const reach = new Set(homes);
-  let frontier = [...homes];
-  for (let step = 0; step < MAX_BARREL_STEPS && frontier.length > 0; step++) {
-    const next: string[] = [];
-    for (const h of frontier) {
-      for (const b of index.importersOf.get(h) ?? []) {
-        // A file that defines the name itself passes on its own definition, not this one.
-        if (reach.has(b) || definers.has(b) || !(users.has(b) || reexportsAll(db, b))) continue;
-        reach.add(b);
-        next.push(b);
-      }
-    }
-    frontier = next;
-  }
-  const keep = new Set<string>();
-  let packages: string[] | undefined;
-  for (const [path, f] of users) {
-    if (reach.has(path)) {
-      keep.add(path);
-      continue;
-    }
-    let found = false;
-    for (const t of index.importsOf.get(path) ?? []) {
-      if (reach.has(t)) {
-        found = true;
-        break;
-      }
-    }
-    // By package name, an import cannot tell two definitions of the name apart: only a name
-    // defined in one file is taken to be imported that way.
-    if (!found && unique && f.uses.some((u) => u.kind === 'other')) {
-      packages ??= ownPackageNames(db);
-      found = importsByOwnName(db, f, packages);
-    }
-    if (found) keep.add(path);
-  }
-  return keep;
-}
-
-/** Whether the file has an `export * from` (the scanner stores it as a use of `*`). */
-function reexportsAll(db: Database, path: string): boolean {
-  const row = db.prepare('SELECT refs FROM files WHERE path = ? LIMIT 1').get<{ refs: string | null }>(path);
-  return row?.refs?.includes('\n*\t') === true;
-}
-
-/** Whether one of the file's imports of the name is written with the repository's own package name or an alias. */
-function importsByOwnName(db: Database, f: FileUses, packages: string[]): boolean {
-  const row = db.prepare('SELECT imports FROM files WHERE id = ?').get<{ imports: string }>(f.fileId);
-  if (!row) return false;
-  const imports = (JSON.parse(row.imports) as { module: string; line: number }[]).sort((a, b) => a.line - b.line);
-  for (const u of f.uses) {
-    if (u.kind !== 'other') continue;
-    let covering: string | undefined;
-    for (const imp of imports) if (imp.line <= u.line) covering = imp.module;
-    if (covering === undefined) continue;
-    if (/^(@\/|~\/|#)/.test(covering)) return true;
-    if (packages.some((p) => covering === p || covering!.startsWith(p + '/'))) return true;
-  }
-  return false;
-}
-
-const packageMemo = new WeakMap<Database, { files: number; names: string[] }>();
-
-/** The `name`s of the repository's package.json files (its packages, in a monorepo). */
-function ownPackageNames(db: Database): string[] {
-  const rows = db
-    .prepare("SELECT r.path AS root, f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = 'package.json' OR f.path LIKE '%/package.json' LIMIT ?")
-    .all<{ root: string; path: string }>(MAX_PACKAGE_FILES);
-  const memo = packageMemo.get(db);
-  if (memo && memo.files === rows.length) return memo.names;
-  const names = new Set<string>();
-  for (const r of rows) {
-    if (r.path.includes('node_modules/')) continue;
-    try {
-      const name = (JSON.parse(readFileSync(join(r.root, r.path), 'utf8')) as { name?: unknown }).name;
-      if (typeof name === 'string' && name.length > 0) names.add(name);
-    } catch {
-      // An unreadable or invalid package.json names no package.
-    }
-  }
-  const out = [...names];
-  packageMemo.set(db, { files: rows.length, names: out });
-  return out;
-}
 
 function folderCounts(paths: string[], rooms: Map<string, string>, max = 12): { room?: string; folder?: string; files: number }[] {
   const counts = new Map<string, number>();
@@ -199,28 +95,37 @@ export interface RefsAnswer {
   [key: string]: unknown;
 }
 
-/** The `refs` answer before the budget and freshness: definitions, then uses grouped by file. */
+/** The `refs` answer before the budget and freshness: definitions, then uses grouped by file, each with the definition it names. */
 export function refsAnswer(db: Database, name: string, options: RefsOptions): RefsAnswer {
   const all = definitionsOf(db, name);
   const defs = options.path === undefined ? all : all.filter((d) => d.path === options.path);
   const found = usesOf(db, name);
-  const users = new Map(found.files.map((f) => [f.path, f]));
-  let files = found.files;
+  const resolver = all.length > 0 ? new UseDefinitions(db, importIndex(db).graph, name, all) : null;
+  const asked = new Set(defs);
+  // Only methods can be named by a member use of an unknown receiver.
+  const askedMethods = defs.some((d) => d.parent !== undefined);
   let byNameOnly = 0;
-  const scoped = defs.length > 0 && defs.every((d) => d.parent === undefined);
-  if (scoped) {
-    const index = importIndex(db);
-    if (defs.every((d) => MODULE_LANGUAGES.has(index.languageOf.get(d.path) ?? ''))) {
-      const keep = reachingFiles(db, index, new Set(defs.map((d) => d.path)), users, new Set(all.map((d) => d.path)));
-      const kept = files.filter((f) => keep.has(f.path));
-      byNameOnly = files.length - kept.length;
-      files = kept;
-    }
+  let files: ResolvedFile[] = [];
+  for (const f of found.files) {
+    const named = resolver === null ? f.uses.map(() => null) : resolver.of(f);
+    const uses: ResolvedUse[] = [];
+    f.uses.forEach((u, i) => {
+      const d = named[i]!;
+      if (d === NOT_THIS_NAME) return;
+      if (options.path !== undefined && d !== null && !asked.has(d)) return;
+      if (options.path !== undefined && d === null && u.kind === 'member' && !askedMethods) return;
+      uses.push({ ...u, definition: d });
+    });
+    if (uses.length === 0) byNameOnly++;
+    else files.push({ ...f, uses });
   }
   if (options.kind !== undefined) {
     const kind = options.kind;
     files = files.map((f) => ({ ...f, uses: f.uses.filter((u) => u.kind === kind) })).filter((f) => f.uses.length > 0);
   }
+  // Uses resolved to a definition first, then the unresolved, each in path order.
+  const resolvedFirst = (f: ResolvedFile) => (f.uses.some((u) => u.definition !== null) ? 0 : 1);
+  files.sort((a, b) => resolvedFirst(a) - resolvedFirst(b) || byPath(a, b));
   const listedDefs = defs.slice(0, MAX_LISTED_DEFINITIONS);
   const rooms = roomsOfPaths(db, [...listedDefs.map((d) => d.path), ...files.map((f) => f.path)]);
   const answer: RefsAnswer = {
@@ -230,33 +135,80 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
     files: files.length,
     uses: files.reduce((n, f) => n + f.uses.length, 0),
   };
+  if (defs.length > 1) {
+    // Several definitions: how many uses each one has, so a reader can pick one with `path`.
+    const counts = new Map<DefinitionHit, { files: number; uses: number }>();
+    for (const f of files) {
+      const seen = new Set<DefinitionHit | null>();
+      for (const u of f.uses) {
+        const d = u.definition;
+        if (d === null || d === NOT_THIS_NAME) continue;
+        const c = counts.get(d) ?? { files: 0, uses: 0 };
+        c.uses++;
+        if (!seen.has(d)) c.files++;
+        seen.add(d);
+        counts.set(d, c);
+      }
+    }
+    listedDefs.forEach((d, i) => Object.assign(answer.definitions[i]!, counts.get(d) ?? { files: 0, uses: 0 }));
+    if (options.path === undefined) answer.pick = 'uses are grouped by the definition they name; pass path (a definition\'s file) to keep one, with the unresolved uses';
+  }
+  const unresolved = files.reduce((n, f) => n + f.uses.filter((u) => u.definition === null).length, 0);
+  if (unresolved > 0 && all.length > 0) answer.unresolved = unresolved;
   if (defs.length > MAX_LISTED_DEFINITIONS) {
     answer.definitions_total = defs.length;
     answer.definitions_by_place = folderCounts(defs.map((d) => d.path), roomsOfPaths(db, defs.map((d) => d.path)));
   }
-  if (byNameOnly > 0) answer.by_name_only = byNameOnly;
+  if (byNameOnly > 0 && all.length > 0) answer.by_name_only = byNameOnly;
   if (found.truncated) answer.searched_files = found.scanned;
   if (found.unknown > 0) answer.not_yet_read = found.unknown;
   if (files.length > options.limit) answer.references_by_place = folderCounts(files.map((f) => f.path), roomsOfPaths(db, files.map((f) => f.path)));
-  answer.references = files.slice(0, options.limit).map((f) => {
-    const room = rooms.get(f.path);
-    const uses = f.uses.slice(0, MAX_USES_PER_FILE).map((u) => (u.in === undefined ? { line: u.line, kind: u.kind } : { line: u.line, in: u.in, kind: u.kind }));
-    const item: Record<string, unknown> = { path: f.path };
-    if (room !== undefined) item.room = room;
-    item.uses = uses;
-    if (f.uses.length > uses.length) item.more = f.uses.length - uses.length;
-    return item;
-  });
+  answer.references = files.slice(0, options.limit).map((f) => referenceItem(f, rooms.get(f.path), all.length > 0));
   if (defs.length === 0 && files.length === 0) {
     answer.why = options.path !== undefined && all.length > 0
       ? `${name} is not defined in ${options.path}; it is defined in ${[...new Set(all.map((d) => d.path))].slice(0, 5).join(', ')}`
       : `no definition or use of ${name} is mapped (names are exact and case-sensitive)`;
     const nearest = nearestNames(db, name);
     if (nearest.length > 0) answer.nearest = nearest;
+    if (options.path !== undefined && all.length > 0) answer.definitions = all.slice(0, MAX_LISTED_DEFINITIONS).map((d) => definitionItem(d, rooms));
   } else if (defs.length === 0) {
-    answer.why = `no definition of ${name} is mapped: these are uses by name (a builtin, a dependency's, or a language without definitions)`;
+    answer.why = options.path !== undefined && all.length > 0
+      ? `${name} is not defined in ${options.path}; it is defined in ${[...new Set(all.map((d) => d.path))].slice(0, 5).join(', ')}`
+      : `no definition of ${name} is mapped: these are uses by name (a builtin, a dependency's, or a language without definitions)`;
   }
   return answer;
+}
+
+interface ResolvedUse {
+  line: number;
+  kind: string;
+  in?: string;
+  definition: UseDefinition;
+}
+interface ResolvedFile {
+  fileId: number;
+  rootId: number;
+  path: string;
+  uses: ResolvedUse[];
+}
+
+const where = (d: UseDefinition) => (d === null || d === NOT_THIS_NAME ? null : { path: d.path, line: d.line });
+
+/** One file of uses: its `definition` once when every use names the same one, else on each use. */
+function referenceItem(f: ResolvedFile, room: string | undefined, known: boolean): Record<string, unknown> {
+  const uses = f.uses.slice(0, MAX_USES_PER_FILE);
+  const first = f.uses[0]!.definition;
+  const uniform = f.uses.every((u) => u.definition === first);
+  const item: Record<string, unknown> = { path: f.path };
+  if (room !== undefined) item.room = room;
+  if (known && uniform) item.definition = where(first);
+  item.uses = uses.map((u) => {
+    const use: Record<string, unknown> = u.in === undefined ? { line: u.line, kind: u.kind } : { line: u.line, in: u.in, kind: u.kind };
+    if (known && !uniform) use.definition = where(u.definition);
+    return use;
+  });
+  if (f.uses.length > uses.length) item.more = f.uses.length - uses.length;
+  return item;
 }
 
 function definitionItem(d: DefinitionHit, rooms: Map<string, string>): Record<string, unknown> {
@@ -300,15 +252,19 @@ export function impactAnswer(db: Database, target: ImpactTarget, depth: number):
     distance.set(path, { path, distance: d, via });
     frontier.push(path);
   };
+  const homeSet = new Set(homes);
   for (const name of names) {
     const found = usesOf(db, name);
-    const definers = new Set(definitionsOf(db, name).map((d) => d.path));
-    for (const h of homes) definers.add(h);
-    const users = new Map(found.files.map((f) => [f.path, f]));
-    const homeSet = new Set(homes);
-    const scoped = homes.every((h) => MODULE_LANGUAGES.has(index.languageOf.get(h) ?? ''));
-    const keep = scoped ? reachingFiles(db, index, homeSet, users, definers) : new Set(users.keys());
-    for (const f of found.files) if (keep.has(f.path)) reach(f.path, 1, 'refs');
+    const defs = definitionsOf(db, name);
+    const resolver = new UseDefinitions(db, index.graph, name, defs);
+    // A use resolved to a definition in one of the homes first; an unresolved one after.
+    const unresolved: string[] = [];
+    for (const f of found.files) {
+      const named = resolver.of(f);
+      if (named.some((d) => d !== null && d !== NOT_THIS_NAME && homeSet.has(d.path))) reach(f.path, 1, 'refs');
+      else if (named.some((d) => d === null)) unresolved.push(f.path);
+    }
+    for (const p of unresolved) reach(p, 1, 'refs');
   }
   // … and the files that import one of the homes; then importers of importers.
   for (const h of homes) for (const i of index.importersOf.get(h) ?? []) reach(i, 1, 'imports');
