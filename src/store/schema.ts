@@ -191,6 +191,19 @@ export const MIGRATIONS: readonly string[] = [
     tokenize = "unicode61 tokenchars '_'"
   );
   `,
+  // 8: team notes (team-notes.ts): a note that is a file in a root's notes folder. The file is
+  // the note's truth; the row says which note it is, so an edit of the file updates that note
+  // (same id) and a removal removes it.
+  `
+  CREATE TABLE team_notes (
+    note_id INTEGER PRIMARY KEY,
+    root_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    author TEXT,
+    UNIQUE (root_id, path)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
