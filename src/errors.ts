@@ -499,3 +499,16 @@ export class HttpRequestFailedError extends GardenerError {
     this.name = 'HttpRequestFailedError';
   }
 }
+
+/** A note holds a secret (a token format, key material) and may not be written into a team note file. */
+export class NoteSecretError extends GardenerError {
+  static readonly code = 'GDN_NOTE_SECRET';
+  constructor(kind: string, where: string) {
+    super(
+      NoteSecretError.code,
+      `the note holds what looks like a secret (${kind}) in ${where}: a team note is a file in the repository, so it was not written; remove the secret (or keep the note private)`,
+      { exitCode: 2 },
+    );
+    this.name = 'NoteSecretError';
+  }
+}

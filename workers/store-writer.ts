@@ -19,7 +19,10 @@ import {
   setArmed, acquireTickLease, releaseTickLease, addNote, removeNote, ackAlert, deferUpkeep, runUpkeep,
   type Database, type RootRow, type PushOutcome, type CommitOutcome, type AlertInput, type VigilState,
   type LeaseOutcome, type TickCounts, type NoteInput, type UpkeepOutcome,
+  writeTeamNote, unlinkTeamNote, teamNoteOf, draftOf,
 } from '../src/store/index.js';
+import { gitAuthor } from '../src/detect/index.js';
+import { InvalidArgumentError } from '../src/errors.js';
 import { openFailure as storeFailure } from '../src/store/open-failure.js';
 import { applyHistory, minedHeads, recordHistoryFailure, type HistoryApplied, type MinedHistory } from '../src/history/index.js';
 import { threadHeap, type BacklogItem, type DetectResult, type FileResult, type ThreadHeap } from './types.js';
@@ -243,6 +246,58 @@ export class StoreWriter {
 
   removeNote(id: number): boolean {
     return this.#write((db) => removeNote(db, id));
+  }
+
+  /**
+   * A team note (src/store/team-notes.ts): refused with GDN_NOTE_SECRET when its text holds a
+   * secret (nothing written); else its file is written under the root's notes folder and the
+   * note added. The author is the root's git config, asked before the transaction.
+   */
+  async addTeamNote(note: NoteInput, rootId: number, now: number): Promise<{ id: number; file: string }> {
+    const root = this.#rootPath(rootId);
+    const author = await gitAuthor(root);
+    const draft = { text: note.text, tags: note.tags ?? [], pinned: note.pinned ?? false, ties: note.ties ?? [], created: now, author, behind: note.behind };
+    const { id, file } = this.#write((db) => writeTeamNote(db, root, rootId, draft, now));
+    return { id, file };
+  }
+
+  /** Writes a private note out as a team note (same id); its root is its ties' root, else `rootId`. */
+  async shareNote(id: number, rootId: number, now: number): Promise<{ id: number; file: string }> {
+    const db = this.#open();
+    if (teamNoteOf(db, id)) throw new InvalidArgumentError(`note ${id} is already a team note`);
+    const draft = draftOf(db, id);
+    if (!draft) throw new InvalidArgumentError(`no note with id ${id}: \`gardener notes\` lists the ids`);
+    const at = draft.ties[0]?.rootId ?? rootId;
+    const root = this.#rootPath(at);
+    const author = await gitAuthor(root);
+    const { file } = this.#write((d) => writeTeamNote(d, root, at, { ...draft, author }, now, id));
+    return { id, file };
+  }
+
+  /** Takes a team note back: its file is removed, the note stays in this brain as a private one. */
+  unshareNote(id: number): { id: number; file: string } {
+    return this.#write((db) => {
+      const row = teamNoteOf(db, id);
+      if (!row) throw new InvalidArgumentError(`note ${id} is not a team note`);
+      unlinkTeamNote(db, this.#rootPath(row.rootId), row);
+      return { id, file: row.path };
+    });
+  }
+
+  /** `forget`: removes a note, and a team note's file with it. */
+  forgetNote(id: number): { removed: boolean; file?: string } {
+    return this.#write((db) => {
+      const row = teamNoteOf(db, id);
+      if (row) unlinkTeamNote(db, this.#rootPath(row.rootId), row);
+      const removed = removeNote(db, id);
+      return row ? { removed, file: row.path } : { removed };
+    });
+  }
+
+  #rootPath(rootId: number): string {
+    const root = listRoots(this.#open()).find((r) => r.id === rootId);
+    if (!root) throw new InvalidArgumentError(`no root with id ${rootId} in this brain`);
+    return root.path;
   }
 
   ackAlert(id: number, now: number): boolean {

@@ -177,6 +177,35 @@ program
   .option('--json', 'print one JSON object')
   .action(async (opts) => (await import('./commands/bench.js')).bench(opts));
 
+const notes = program
+  .command('notes')
+  .description('list the notes with their scope (private, team), ties and stale marks (docs/notes.md)')
+  .option('--root <dir>', 'a folder covered by the brain', '.')
+  .option('--json', 'print a JSON array')
+  .action(async (opts) => (await import('./commands/notes.js')).listNotes(opts));
+notes
+  .command('share')
+  .description('write a private note out as a team note file under .gardener/notes/')
+  .argument('<id>', 'the note id')
+  .option('--json', 'print one JSON object')
+  // --root belongs to \`notes\` (commander reads a parent's option anywhere on the line).
+  .action(async (id, _opts, cmd: Command) => (await import('./commands/notes.js')).shareNote(id, cmd.optsWithGlobals()));
+notes
+  .command('unshare')
+  .description("take a team note back: its file is removed, the note stays private")
+  .argument('<id>', 'the note id')
+  .option('--json', 'print one JSON object')
+  // --root belongs to \`notes\` (commander reads a parent's option anywhere on the line).
+  .action(async (id, _opts, cmd: Command) => (await import('./commands/notes.js')).unshareNote(id, cmd.optsWithGlobals()));
+
+program
+  .command('forget')
+  .description("delete a note (a team note's file too)")
+  .argument('<id>', 'the note id')
+  .option('--root <dir>', 'a folder covered by the brain', '.')
+  .option('--json', 'print one JSON object')
+  .action(async (id, opts) => (await import('./commands/notes.js')).forgetNote(id, opts));
+
 /** Parses `argv` (as process.argv) and runs the command; sets process.exitCode. */
 export async function runProgram(argv: readonly string[]): Promise<void> {
   try {

@@ -6,7 +6,8 @@ export type { ChangedEntry, DetectBackend, DetectFallback, DetectRequest, Detect
 export { checkDetectRequest, detectChanges } from './detect-changes.js';
 export { detectGit } from './git-detector.js';
 export { detectStat } from './stat-walk-detector.js';
-export { SKIP_DIR_NAMES, isSkippedDirName, isSkippedPath, makeSkipFilter, normalizeSkipPrefixes } from './skip-dirs.js';
+export { gitAuthor } from './git-author.js';
+export { SKIP_DIR_NAMES, isSkippedDirName, isSkippedPath, makeSkipFilter, normalizeSkipPrefixes, TEAM_NOTES_DIR, isTeamNotesPath } from './skip-dirs.js';
 export { parseDiffNameStatus, parseLsFiles, parseStatusV2, type GitPathChanges } from './git-status-parser.js';
 export { GIT_COMMAND_TIMEOUT_MS, resolveCommit, runGit } from './run-git.js';
 export { gitEnvFrom } from './git-env.js';

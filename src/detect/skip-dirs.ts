@@ -33,6 +33,18 @@ export const SKIP_DIR_NAMES: ReadonlySet<string> = new Set([
   '.gardener',
 ]);
 
+/**
+ * The team notes folder (docs/notes.md): inside the skipped `.gardener`, yet read, because its
+ * files are notes a team shares through git. Only the root's own, and only the files directly in it.
+ */
+export const TEAM_NOTES_DIR = '.gardener/notes';
+
+/** True for `.gardener` at the root, the notes folder, and a file directly inside it. */
+export function isTeamNotesPath(relPath: string): boolean {
+  if (relPath === '.gardener' || relPath === TEAM_NOTES_DIR) return true;
+  return relPath.startsWith(`${TEAM_NOTES_DIR}/`) && relPath.length > TEAM_NOTES_DIR.length + 1 && !relPath.includes('/', TEAM_NOTES_DIR.length + 1);
+}
+
 /** True when a folder with this name is never descended into. */
 export function isSkippedDirName(name: string): boolean {
   return SKIP_DIR_NAMES.has(name);
@@ -69,6 +81,7 @@ function isUnderPrefix(relPath: string, prefixes: readonly string[]): boolean {
  * normalizeSkipPrefixes). Paths are '/'-separated.
  */
 export function isSkippedPath(relPath: string, extraPrefixes: readonly string[] = []): boolean {
+  if (isTeamNotesPath(relPath)) return extraPrefixes.length > 0 && isUnderPrefix(relPath, normalizeSkipPrefixes(extraPrefixes));
   let start = 0;
   for (;;) {
     const slash = relPath.indexOf('/', start);

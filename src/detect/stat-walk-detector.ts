@@ -13,7 +13,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { AbortedError, FolderNotFoundError } from '../errors.js';
 import { decodePath, joinFsPath, toFsPath } from '../paths/path-bytes.js';
-import { isSkippedDirName, makeSkipFilter } from './skip-dirs.js';
+import { isSkippedDirName, isTeamNotesPath, makeSkipFilter } from './skip-dirs.js';
 import { loadGardenerIgnore } from './gardener-ignore.js';
 import { createLimiter, isGoneError, lstat, LSTAT_CONCURRENCY } from './stat-paths.js';
 import type { ChangedEntry, DetectRequest, DetectResult } from './types.js';
@@ -50,7 +50,7 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
       return;
     }
     if (st.isDirectory()) {
-      if (!isSkippedDirName(name) && !rules.ignoresDir(rel)) await walk(rel);
+      if ((!isSkippedDirName(name) || isTeamNotesPath(rel)) && !rules.ignoresDir(rel)) await walk(rel);
     } else if (st.isFile()) {
       entries.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs, deleted: false });
     }
@@ -74,7 +74,7 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
       if (Buffer.isBuffer(dirent)) {
         if (!isSkipped(rel)) work.push(visitUntyped(rel, name));
       } else if (dirent.isDirectory()) {
-        if (!isSkippedDirName(name) && !isSkippedDir(rel)) work.push(walk(rel));
+        if ((!isSkippedDirName(name) || isTeamNotesPath(rel)) && !isSkippedDir(rel)) work.push(walk(rel));
       } else if (dirent.isFile()) {
         if (!isSkipped(rel)) work.push(statFile(rel));
       }

@@ -17,6 +17,7 @@
 import type { Database } from './sqlite-adapter.js';
 import type { FileResult, IngestedResult } from '../ingest/index.js';
 import { recordAlert } from './alerts.js';
+import { applyTeamNoteResult, isTeamNotePath } from './team-notes.js';
 
 export interface CommitOutcome {
   ingested: number;
@@ -59,7 +60,8 @@ export function commitResults(db: Database, results: FileResult[], now: number):
         const id = upsertFile(db, existing, r.rootId, r.path, r, now);
         if (existing === undefined) created.add(id);
         else if (!created.has(id)) stale.add(id);
-        fresh.set(id, r);
+        // A note file is a note, not code: its stat row stays (the stat cache), no full-text row.
+        if (!isTeamNotePath(r.path)) fresh.set(id, r);
         if (r.note !== undefined) recordAlert(db, { code: r.note.code, message: `${r.path}: ${r.note.message}; indexed as text only`, path: r.path }, now);
         out.ingested++;
         break;
@@ -69,6 +71,7 @@ export function commitResults(db: Database, results: FileResult[], now: number):
         out.failed++;
         break;
     }
+    if (isTeamNotePath(r.path)) applyTeamNoteResult(db, r, now);
     dequeue.run(r.id);
   }
   const ascending = (a: number, b: number) => a - b;

@@ -18,3 +18,8 @@ export { languageCounts, importCounts, topFolders, symbolsOf, type FolderSummary
 export { deferUpkeep, runUpkeep, FTS_MERGE_PAGES, UPKEEP_MERGE_BUDGET_MS, CHECKPOINT_WAL_BYTES, type UpkeepOutcome, type UpkeepOptions } from './maintenance.js';
 export { compareWithMap, type ChangeAgainstMap, type SeenEntry } from './changes.js';
 export { definitionsOf, usesOf, nearestNames, MAX_DEFINITION_FILES, MAX_USE_FILES, type DefinitionHit, type UseHit, type FileUses, type UsesOutcome } from './references.js';
+export {
+  isTeamNotePath, teamNoteOf, teamNotes, teamNoteFileFor, writeTeamNote, unlinkTeamNote, draftOf, applyTeamNoteResult,
+  TEAM_NOTE_SKIPPED_ALERT, DEFAULT_TEAM_NOTES_DIR, MAX_TEAM_NOTE_FILE_BYTES, type TeamNoteRow, type TeamNoteDraft,
+} from './team-notes.js';
+export { parseTeamNote, formatTeamNote, type TeamNote, type TeamTie } from './team-note-file.js';

@@ -100,6 +100,8 @@ export function marksOf(db: Database, noteIds: readonly number[]): Map<number, N
 }
 
 function staleMark(db: Database, r: TieRow, movedCache: Map<string, string | null>): StaleMark | null {
+  // A tie by path only (a team note's tie to a secret-bearing file): stale only when the file is gone.
+  if (r.hash === '') return r.nowHash === null ? { path: r.path, ...(r.name === null ? {} : { name: r.name }), removed: true } : null;
   if (r.nowHash === null) {
     if (r.name === null) {
       const movedTo = holderOf(db, r.rootId, r.hash, movedCache);

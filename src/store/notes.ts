@@ -22,13 +22,17 @@ export interface Note {
   files: string[];
   pinned: boolean;
   createdAt: number;
+  /** A team note (team-notes.ts): a file in the repository; private notes have no scope field. */
+  scope?: 'team';
+  /** The team note's file, root-relative. */
+  file?: string;
 }
 
 export interface NoteHit extends Note {
   score: number;
 }
 
-type Row = { id: number; text: string; tags: string; files: string; pinned: number; created_at: number };
+type Row = { id: number; text: string; tags: string; files: string; pinned: number; created_at: number; team_path?: string | null };
 const toNote = (r: Row): Note => ({
   id: r.id,
   text: r.text,
@@ -36,6 +40,7 @@ const toNote = (r: Row): Note => ({
   files: JSON.parse(r.files) as string[],
   pinned: r.pinned === 1,
   createdAt: r.created_at,
+  ...(r.team_path ? { scope: 'team' as const, file: r.team_path } : {}),
 });
 
 export function addNote(db: Database, note: NoteInput, now: number): number {
@@ -60,7 +65,9 @@ export function removeNote(db: Database, id: number): boolean {
 
 /** Pinned notes first, then the most recent, up to `limit`. */
 export function bootNotes(db: Database, limit: number): Note[] {
-  return db.prepare('SELECT * FROM notes ORDER BY pinned DESC, created_at DESC, id DESC LIMIT ?').all<Row>(limit).map(toNote);
+  return db.prepare(
+    'SELECT n.*, t.path AS team_path FROM notes n LEFT JOIN team_notes t ON t.note_id = n.id ORDER BY n.pinned DESC, n.created_at DESC, n.id DESC LIMIT ?',
+  ).all<Row>(limit).map(toNote);
 }
 
 export function countNotes(db: Database): number {
@@ -74,7 +81,8 @@ export function searchNotes(db: Database, query: string, limit: number): NoteHit
   const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' OR ');
   return db
     .prepare(
-      `SELECT n.*, bm25(notes_fts) AS rank FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
+      `SELECT n.*, t.path AS team_path, bm25(notes_fts) AS rank FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
+        LEFT JOIN team_notes t ON t.note_id = n.id
         WHERE notes_fts MATCH ? ORDER BY rank LIMIT ?`,
     )
     .all<Row & { rank: number }>(match, limit)

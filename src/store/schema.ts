@@ -191,7 +191,20 @@ export const MIGRATIONS: readonly string[] = [
     tokenize = "unicode61 tokenchars '_'"
   );
   `,
-  // 8: build manifests' facts (src/ingest/manifest.ts) for resolution (src/resolve/): a
+  // 8: team notes (team-notes.ts): a note that is a file in a root's notes folder. The file is
+  // the note's truth; the row says which note it is, so an edit of the file updates that note
+  // (same id) and a removal removes it.
+  `
+  CREATE TABLE team_notes (
+    note_id INTEGER PRIMARY KEY,
+    root_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    author TEXT,
+    UNIQUE (root_id, path)
+  );
+  `,
+  // 9: build manifests' facts (src/ingest/manifest.ts) for resolution (src/resolve/): a
   // package.json's name and exports, a tsconfig's paths, go.mod, Cargo.toml, pyproject.toml.
   // The files that may be manifests are read again (hash forgotten) so the column fills on the
   // next tick; nothing else is re-read.

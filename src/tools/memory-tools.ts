@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import { InvalidArgumentError } from '../errors.js';
 import { tieNote } from './note-ties.js';
+import { listRoots } from '../store/index.js';
 
 /** Longest note, in characters: a note is a memory, not a document store. */
 export const MAX_NOTE_CHARS = 16_000;
@@ -25,13 +26,21 @@ export const rememberTool = defineTool({
       name: z.string().min(1).max(MAX_NAME_CHARS),
     }).strict()).max(MAX_TIES).optional(),
     pinned: z.boolean().optional(),
+    scope: z.enum(['private', 'team']).optional().describe('private (default): this brain only; team: a file under .gardener/notes/ to commit (docs/notes.md)'),
   }).strict(),
-  handler: async ({ text, tags, files, definitions, pinned }, { session, signal }) => {
+  handler: async ({ text, tags, files, definitions, pinned, scope }, { session, signal }) => {
     const brain = session.requireBrain();
     // Taken before the files are read: whatever the map reads after this is news to the note.
     const now = Date.now();
     const tied = await tieNote(brain, session, files ?? [], definitions ?? [], signal);
-    const id = await brain.writer.addNote({ text, tags, files: tied.files, pinned, ties: tied.ties, behind: tied.behind }, now);
+    const note = { text, tags, files: tied.files, pinned, ties: tied.ties, behind: tied.behind };
+    if (scope === 'team') {
+      // The note's file goes to its ties' root (a team note lives in one root), else the first root.
+      const rootId = tied.ties[0]?.rootId ?? listRoots(brain.reader)[0]!.id;
+      const { id, file } = await brain.writer.addTeamNote(note, rootId, now);
+      return { id, pinned: pinned ?? false, scope: 'team', file };
+    }
+    const id = await brain.writer.addNote(note, now);
     return { id, pinned: pinned ?? false };
   },
 });
@@ -39,12 +48,13 @@ export const rememberTool = defineTool({
 export const forgetTool = defineTool({
   name: 'forget',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  description: 'Delete a note by id.',
+  description: 'Delete a note by id (a team note: its file too; commit the removal).',
   traffic: 'tick',
   input: z.object({ id: z.number().int().positive() }).strict(),
   handler: async ({ id }, { session }) => {
     const brain = session.requireBrain();
-    if (!(await brain.writer.removeNote(id))) throw new InvalidArgumentError(`no note with id ${id}: seek with scope "notes" lists the ids`);
-    return { id, forgotten: true };
+    const out = await brain.writer.forgetNote(id);
+    if (!out.removed) throw new InvalidArgumentError(`no note with id ${id}: seek with scope "notes" lists the ids`);
+    return { id, forgotten: true, ...(out.file === undefined ? {} : { file: out.file }) };
   },
 });

@@ -42,3 +42,8 @@ export function withMarks<N extends { id: number }>(db: Database, notes: readonl
 export function noteFiles(note: { files: readonly string[]; definitions?: readonly { path: string }[] }): string[] {
   return note.definitions ? [...new Set([...note.files, ...note.definitions.map((d) => d.path)])] : [...note.files];
 }
+
+/** A team note's `scope` and `file` (docs/notes.md); nothing for a private note, whose answers stay as they were. */
+export function teamOf(note: { scope?: 'team'; file?: string }): { scope?: 'team'; file?: string } {
+  return note.scope === 'team' ? { scope: 'team', file: note.file } : {};
+}

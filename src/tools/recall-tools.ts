@@ -11,7 +11,7 @@ import { READ_ONLY, bootMemoryAnswer, delegateAnswer, northAnswer, seekAnswer } 
 import { CHARS_PER_TOKEN, packWithin, stampTokens } from './budget.js';
 import { analyseQuery, seek, taskFiles, withRooms } from '../ranking/index.js';
 import { northRooms, roomsOfPaths } from '../skeleton/index.js';
-import { noteFiles, withMarks } from './note-marks.js';
+import { noteFiles, teamOf, withMarks } from './note-marks.js';
 import { historyOfRoots } from '../history/index.js';
 
 /** Default budgets, in tokens: enough for a useful pack, small beside a model's context. */
@@ -44,7 +44,7 @@ export const seekTool = defineTool({
     const db = brain.reader;
     // The one seek (src/ranking/seek.ts): the CLI and the library rank through it too.
     const code = scope === 'notes' ? [] : seek(db, query, { limit }).map(({ rootId: _root, ...h }) => h);
-    const notes = scope === 'code' ? [] : withMarks(db, searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score) })));
+    const notes = scope === 'code' ? [] : withMarks(db, searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score), ...teamOf(n) })));
     const empty = analyseQuery(query).empty;
     const why = code.length + notes.length > 0 ? null : empty ?? NO_FILE_MATCHES;
     return { code, notes, ...(why ? { why } : {}), freshness: freshnessOf(brain, [...code.map((c) => c.path), ...notes.flatMap(noteFiles)]) };
@@ -95,7 +95,7 @@ export const bootMemoryTool = defineTool({
       notes: countNotes(db),
       languages: languageCounts(db).slice(0, 5),
     };
-    const notes = withMarks(db, bootNotes(db, BOOT_NOTES).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, created_at: new Date(n.createdAt).toISOString() })));
+    const notes = withMarks(db, bootNotes(db, BOOT_NOTES).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, created_at: new Date(n.createdAt).toISOString(), ...teamOf(n) })));
     const freshness = freshnessOf(brain, notes.flatMap(noteFiles));
     const { value } = packWithin({ summary, notes: [], freshness }, [{ field: 'notes', items: notes }], budget_tokens);
     // Name only the pending files of the notes that were packed: the answer can only shrink.
@@ -116,7 +116,7 @@ export const delegateTool = defineTool({
     const brain = session.requireBrain();
     const db = brain.reader;
     const q = analyseQuery(task);
-    const notes = q.empty ? [] : withMarks(db, searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files })));
+    const notes = q.empty ? [] : withMarks(db, searchNotes(db, task, 20).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, ...teamOf(n) })));
     const ranked = q.empty ? [] : taskFiles(db, q, DELEGATE_CANDIDATE_FILES, notes.flatMap(noteFiles));
     const files = withRooms(ranked, roomsOfPaths(db, ranked.map((f) => f.path)), task);
     const why = files.length > 0 ? null : q.empty ?? NO_FILE_MATCHES;

@@ -12,6 +12,7 @@ export { isSecretFile, secretFileReason, SECRET_FILE_RULES } from './secret-file
 export { redactTokens, REDACTION_MARKER } from './redact-tokens.js';
 export { TOKEN_PATTERNS, type RunAnchor, type TokenPattern } from './token-patterns.js';
 export { anchorProbe, type AnchorProbe } from './anchor-probe.js';
+export { findSecret, type SecretFound } from './find-secret.js';
 
 export interface IndexableText {
   /** The text to index and extract from. */
