@@ -24,8 +24,15 @@ test('refs and impact print their answers, and refuse bad input with exit 2', as
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), {
       definitions: [{ path: 'src/a.ts', line: 1, kind: 'function' }],
-      references: [{ path: 'src/b.ts', line: 1, in: null, kind: 'other' }, { path: 'src/b.ts', line: 3, in: 'run', kind: 'call' }],
+      references: [
+        { path: 'src/b.ts', line: 1, in: null, kind: 'other', definition: { path: 'src/a.ts', line: 1 } },
+        { path: 'src/b.ts', line: 3, in: 'run', kind: 'call', definition: { path: 'src/a.ts', line: 1 } },
+      ],
     });
+    // A root-relative path, as every answer prints it, from a folder outside the root.
+    const fromElsewhere = gardener(['refs', 'parse', '--root', repo.dir, '--path', 'src/a.ts', '--json'], env, home.dir);
+    assert.equal(fromElsewhere.code, 0, fromElsewhere.stderr);
+    assert.deepEqual(JSON.parse(fromElsewhere.stdout).references.map((u: any) => u.line), [1, 3]);
     const narrowed = gardener(['refs', 'parse', '--root', repo.dir, '--path', 'src/a.ts', '--json'], env, repo.dir);
     assert.equal(JSON.parse(narrowed.stdout).definitions.length, 1, narrowed.stderr);
     const unknown = gardener(['refs', 'pars', '--root', repo.dir], env);

@@ -15,10 +15,12 @@ export async function refs(name: string, opts: { root: string; path?: string; li
     const path = opts.path === undefined ? undefined : rootRelative(brain.roots, opts.path);
     const a = refsAnswer(brain.reader, name, { path, limit });
     const definitions = a.definitions.map((d) => ({ path: d.path, line: d.line, kind: d.kind }));
-    const references = a.references.flatMap((f) => (f.uses as { line: number; in?: string; kind: string }[]).map((u) => ({ path: f.path, line: u.line, in: u.in ?? null, kind: u.kind })));
+    type Where = { path: string; line: number } | null;
+    const references = a.references.flatMap((f) => (f.uses as { line: number; in?: string; kind: string; definition?: Where }[])
+      .map((u) => ({ path: f.path as string, line: u.line, in: u.in ?? null, kind: u.kind, definition: (u.definition !== undefined ? u.definition : (f.definition as Where | undefined)) ?? null })));
     if (opts.json) {
       const extra: Record<string, unknown> = {};
-      for (const k of ['why', 'nearest', 'definitions_total', 'by_name_only', 'references_by_place']) if (a[k] !== undefined) extra[k] = a[k];
+      for (const k of ['why', 'nearest', 'definitions_total', 'by_name_only', 'unresolved', 'pick', 'references_by_place']) if (a[k] !== undefined) extra[k] = a[k];
       return printJson({ definitions, references, ...extra });
     }
     if (definitions.length === 0 && references.length === 0) {
@@ -29,7 +31,10 @@ export async function refs(name: string, opts: { root: string; path?: string; li
     for (const d of definitions) printLine(`${d.path}:${d.line}  ${d.kind} ${name}`);
     if (a.definitions_total !== undefined) printLine(`… ${a.definitions_total} definitions in all`);
     if (definitions.length > 0) printLine();
-    for (const r of references) printLine(`${r.path}:${r.line}  ${r.kind}${r.in ? ` in ${r.in}` : ''}`);
+    const several = definitions.length > 1 || a.unresolved !== undefined;
+    const named = (d: Where) => (!several ? '' : d === null ? '  (unresolved)' : `  → ${d.path}:${d.line}`);
+    for (const r of references) printLine(`${r.path}:${r.line}  ${r.kind}${r.in ? ` in ${r.in}` : ''}${named(r.definition)}`);
+    if (a.pick) printLine(`(${a.pick})`);
     if (typeof a.files === 'number' && a.files > a.references.length) printLine(`… ${a.files} files in all; --limit shows more`);
     if (a.by_name_only) printLine(`(${a.by_name_only} more files use the name without importing its definition)`);
   });
