@@ -38,6 +38,11 @@ export interface ToolDef<S extends z.ZodTypeAny = z.ZodTypeAny> {
   name: string;
   description: string;
   input: S;
+  /**
+   * A shorter JSON Schema to list instead of the one made from `input` (a union of many shapes
+   * costs every session its size); `input` still validates every call.
+   */
+  listedInput?: { type: 'object'; [key: string]: unknown };
   /** The shape of a successful answer; MCP lists it as `outputSchema` and sends `structuredContent`. */
   output?: z.ZodTypeAny;
   annotations?: ToolAnnotations;

@@ -7,13 +7,12 @@ import { z } from 'zod';
 
 const isoOrNull = z.string().nullable();
 
+// The rest of freshness (last_tick_at, armed, note) passes through: docs/tools.md names it, and
+// every session pays for each field listed here six times over.
 export const freshnessSchema = z.object({
-  fresh_as_of: isoOrNull.describe('when the map last caught up with the folder'),
-  last_tick_at: isoOrNull,
-  backlog: z.number().int().describe('paths waiting to be re-ingested'),
-  pending: z.array(z.string()).describe('returned files changed since they were mapped: read them directly'),
-  armed: z.boolean(),
-  note: z.string().optional(),
+  fresh_as_of: isoOrNull,
+  backlog: z.number().int(),
+  pending: z.array(z.string()),
 }).passthrough();
 
 const symbol = z.object({ name: z.string(), kind: z.string(), line: z.number().int(), exported: z.boolean() }).passthrough();

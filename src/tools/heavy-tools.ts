@@ -4,6 +4,7 @@
  * between batches when the caller cancels (nothing is lost: the backlog keeps the rest).
  */
 import { z } from 'zod';
+import { pathArg } from './input-bounds.js';
 import { defineTool, type ToolContext } from '../dispatch/index.js';
 import { GardenerError } from '../errors.js';
 import { checkFolder, type Brain } from '../brain/index.js';
@@ -36,7 +37,7 @@ export const ingestTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: 'Create or refresh the brain for a folder (default: the session folder) and anchor the session to it.',
   traffic: 'heavy',
-  input: z.object({ path: z.string().min(1).optional() }).strict(),
+  input: z.object({ path: pathArg().optional() }).strict(),
   handler: async ({ path }, ctx) => {
     const folder = checkFolder(path ?? ctx.session.anchor, ctx.session.anchor);
     const { brain, created, root } = await ctx.session.brains.ensure(folder);
@@ -51,7 +52,7 @@ export const scanTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: 'Detect and drain changes now (optionally re-checking given paths); returns what changed.',
   traffic: 'heavy',
-  input: z.object({ paths: z.array(z.string().min(1)).max(10_000).optional() }).strict(),
+  input: z.object({ paths: z.array(pathArg()).max(10_000).optional() }).strict(),
   handler: async ({ paths }, ctx) => {
     const brain = ctx.session.requireBrain();
     const recheck: Record<string, string[]> = {};

@@ -15,14 +15,14 @@ const MAX_NAME_CHARS = 256;
 export const rememberTool = defineTool({
   name: 'remember',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  description: 'Keep a note for later sessions (optionally tagged, pinned, tied to files or to definitions {path, name}). Returns its id. A tied note is marked `stale` in recall answers once its files change.',
+  description: 'Keep a note for later sessions (tags, pinned, tied to files or definitions {path,name}); returns its id. A tied note is marked `stale` once its files change.',
   traffic: 'tick',
   input: z.object({
     text: z.string().min(1, 'text must not be empty').max(MAX_NOTE_CHARS, `text must be at most ${MAX_NOTE_CHARS} characters`),
     tags: z.array(z.string().min(1).max(64)).max(32).optional(),
-    files: z.array(z.string().min(1)).max(MAX_TIES).optional(),
+    files: z.array(z.string().min(1).max(4096)).max(MAX_TIES).optional(),
     definitions: z.array(z.object({
-      path: z.string().min(1),
+      path: z.string().min(1).max(4096),
       name: z.string().min(1).max(MAX_NAME_CHARS),
     }).strict()).max(MAX_TIES).optional(),
     pinned: z.boolean().optional(),

@@ -2,6 +2,7 @@
  * Recall verbs: they read the map and never tick. Every result carries its freshness.
  */
 import { z } from 'zod';
+import { MAX_QUERY_CHARS, MAX_TASK_CHARS } from './input-bounds.js';
 import { defineTool } from '../dispatch/index.js';
 import {
   searchNotes, bootNotes, countNotes, languageCounts, topFolders, listRoots, readStatus,
@@ -24,7 +25,7 @@ const DELEGATE_CANDIDATE_FILES = 30;
 /** Notes read for boot_memory before the budget cuts the list. */
 const BOOT_NOTES = 500;
 /** A text with something to search for: whitespace alone is refused with a reason. */
-const someText = (what: string) => z.string().refine((s) => s.trim().length > 0, `${what} must not be empty or only whitespace`);
+const someText = (what: string, max: number) => z.string().max(max).refine((s) => s.trim().length > 0, `${what} must not be empty or only whitespace`);
 /** Why a recall answer came back empty, in a few words the agent can act on. */
 const NO_FILE_MATCHES = 'no mapped file holds any word of the text: try names from the code, or north for the layout';
 
@@ -35,7 +36,7 @@ export const seekTool = defineTool({
   description: 'Search the code map (symbol definitions first, then full text) and/or notes.',
   traffic: 'recall',
   input: z.object({
-    query: someText('query'),
+    query: someText('query', MAX_QUERY_CHARS),
     scope: z.enum(['code', 'notes', 'all']).default('all'),
     limit: z.number().int().min(1).max(200).default(20),
   }).strict(),
@@ -55,7 +56,7 @@ export const northTool = defineTool({
   name: 'north',
   output: northAnswer,
   annotations: READ_ONLY,
-  description: 'Orientation: roots, languages, top folders with file counts and their most-imported files, the ratified skeleton\'s rooms when there is one, freshness.',
+  description: 'Orientation: roots, languages, top folders with their most-imported files, ratified rooms, freshness.',
   traffic: 'recall',
   input: z.object({}).strict(),
   handler: async (_args, { session }) => {
@@ -111,7 +112,7 @@ export const delegateTool = defineTool({
   annotations: READ_ONLY,
   description: 'A context pack for a sub-task: the files, symbols and notes that rank highest for it, within a token budget.',
   traffic: 'recall',
-  input: z.object({ task: someText('task'), budget_tokens: budget.default(DEFAULT_DELEGATE_BUDGET_TOKENS) }).strict(),
+  input: z.object({ task: someText('task', MAX_TASK_CHARS), budget_tokens: budget.default(DEFAULT_DELEGATE_BUDGET_TOKENS) }).strict(),
   handler: async ({ task, budget_tokens }, { session }) => {
     const brain = session.requireBrain();
     const db = brain.reader;

@@ -27,11 +27,11 @@ export const refsTool = defineTool({
   output: refsAnswerSchema,
   annotations: READ_ONLY,
   description:
-    'Who uses a name: its definitions (path, line, kind), then every use grouped by file (line, enclosing definition, kind of use), with rooms and freshness, within a token budget. `path` picks one definition when the name has several.',
+    'Who uses a name: its definitions, then every use by file (line, enclosing definition, kind), within a token budget. `path` picks one definition.',
   traffic: 'recall',
   input: z.object({
     name: identifier,
-    path: z.string().min(1).optional(),
+    path: z.string().min(1).max(4096).optional(),
     kind: z.enum(KINDS).optional(),
     limit: z.number().int().min(1).max(500).default(DEFAULT_REFS_LIMIT),
     budget_tokens: z.number().int().min(100).max(200_000).default(DEFAULT_REFS_BUDGET_TOKENS),
@@ -55,10 +55,10 @@ export const impactTool = defineTool({
   output: impactAnswerSchema,
   annotations: READ_ONLY,
   description:
-    'What may break if a file or a name changes: files that use its exported names or import it, transitively to `depth` (default 2, at most 4), each with distance, room and whether it is a test, plus the tests to run. Past 100 files, counts per room.',
+    'What may break if a file or name changes: files using or importing it, to `depth` (default 2), with distance and room, and the tests to run.',
   traffic: 'recall',
   input: z.object({
-    path: z.string().min(1).optional(),
+    path: z.string().min(1).max(4096).optional(),
     name: identifier.optional(),
     depth: z.number({ invalid_type_error: 'depth must be a whole number from 1 to 4' }).int('depth must be a whole number from 1 to 4')
       .min(1, `depth must be from 1 to ${MAX_IMPACT_DEPTH}`).max(MAX_IMPACT_DEPTH, `depth must be from 1 to ${MAX_IMPACT_DEPTH} (each step is the importers of the last)`)

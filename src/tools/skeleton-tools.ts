@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineTool } from '../dispatch/index.js';
 import { READ_ONLY } from './answer-schemas.js';
+import { MAX_GLOB_CHARS, MAX_PURPOSE_CHARS, MAX_ROOMS } from './input-bounds.js';
 import type { Session } from '../session/index.js';
 import { MAX_LEASE_TTL_S, skeletonView, unrefused, type SkeletonEdit } from '../skeleton/index.js';
 
@@ -25,23 +26,55 @@ function holderOf(session: Session): string {
 const storeVersion = z.number({ required_error: 'store_version is required: pass the store_version you read with `skeleton`' })
   .int('store_version must be a whole number').min(0, 'store_version must be 0 or more');
 const roomName = z.string().min(1, 'a room name must not be empty').max(64, 'a room name is at most 64 characters');
-const globs = z.array(z.string().min(1, 'a glob must not be empty')).min(1, 'give at least one glob').max(500);
+const globs = z.array(z.string().min(1, 'a glob must not be empty').max(MAX_GLOB_CHARS)).min(1, 'give at least one glob').max(500);
+
+const purpose = z.string().max(MAX_PURPOSE_CHARS);
 
 const edit = z.discriminatedUnion('op', [
   z.object({ op: z.literal('rename'), room: roomName, to: roomName }).strict(),
-  z.object({ op: z.literal('merge'), rooms: z.array(roomName).min(2, 'name at least two rooms to merge'), into: roomName }).strict(),
-  z.object({ op: z.literal('split'), room: roomName, into: z.array(z.object({ name: roomName, globs, purpose: z.string().optional() }).strict()).min(1) }).strict(),
+  z.object({ op: z.literal('merge'), rooms: z.array(roomName).min(2, 'name at least two rooms to merge').max(MAX_ROOMS), into: roomName }).strict(),
+  z.object({ op: z.literal('split'), room: roomName, into: z.array(z.object({ name: roomName, globs, purpose: purpose.optional() }).strict()).min(1).max(MAX_ROOMS) }).strict(),
   z.object({ op: z.literal('move_globs'), globs, to: roomName }).strict(),
-  z.object({ op: z.literal('set_purpose'), room: roomName, purpose: z.string() }).strict(),
-  z.object({ op: z.literal('set_may_use'), room: roomName, may_use: z.array(roomName).nullable() }).strict(),
-  z.object({ op: z.literal('add_room'), name: roomName, globs, purpose: z.string().optional(), may_use: z.array(roomName).nullable().optional(), before: roomName.optional() }).strict(),
+  z.object({ op: z.literal('set_purpose'), room: roomName, purpose }).strict(),
+  z.object({ op: z.literal('set_may_use'), room: roomName, may_use: z.array(roomName).max(MAX_ROOMS).nullable() }).strict(),
+  z.object({ op: z.literal('add_room'), name: roomName, globs, purpose: purpose.optional(), may_use: z.array(roomName).max(MAX_ROOMS).nullable().optional(), before: roomName.optional() }).strict(),
   z.object({ op: z.literal('remove_room'), room: roomName }).strict(),
 ]);
+
+/**
+ * skeleton_edit as listed: one object shape with `op` and the fields the ops use (the union of
+ * eight strict shapes cost 2.7k characters of every session's tool list). `edit` above still
+ * checks each call exactly, naming the field.
+ */
+const listedEditInput = (() => {
+  const str = (max: number) => ({ type: 'string', maxLength: max });
+  const list = (items: unknown, max: number) => ({ type: 'array', items, maxItems: max });
+  const names = list(str(64), MAX_ROOMS);
+  const globList = list(str(MAX_GLOB_CHARS), 500);
+  return {
+    type: 'object' as const,
+    properties: {
+      store_version: { type: 'integer', minimum: 0 },
+      edits: list({
+        type: 'object',
+        properties: {
+          op: { enum: ['rename', 'merge', 'split', 'move_globs', 'set_purpose', 'set_may_use', 'add_room', 'remove_room'] },
+          room: str(64), rooms: names, name: str(64), to: str(64), before: str(64), globs: globList, purpose: str(MAX_PURPOSE_CHARS),
+          may_use: { anyOf: [names, { type: 'null' }] },
+          into: { anyOf: [str(64), list({ type: 'object', properties: { name: str(64), globs: globList, purpose: str(MAX_PURPOSE_CHARS) }, required: ['name', 'globs'] }, MAX_ROOMS)] },
+        },
+        required: ['op'],
+      }, 50),
+    },
+    required: ['store_version', 'edits'],
+    additionalProperties: false,
+  };
+})();
 
 export const skeletonTool = defineTool({
   name: 'skeleton',
   annotations: READ_ONLY,
-  description: 'The architecture map: rooms (globs, purpose, may_use) with their files, key symbols, imports between rooms, files in no room and imports breaking may_use; plus store_version and when it was last reconciled. Default: the ratified skeleton, else the candidate.',
+  description: 'The architecture map: rooms (globs, purpose, may_use) with files, key symbols and imports between rooms; files in no room; imports breaking may_use; store_version. Default: ratified, else the candidate.',
   traffic: 'recall',
   input: z.object({ which: z.enum(['auto', 'ratified', 'candidate']).default('auto') }).strict(),
   handler: async ({ which }, { session }) => skeletonView(session.requireBrain().reader, which),
@@ -50,7 +83,7 @@ export const skeletonTool = defineTool({
 export const skeletonCandidateTool = defineTool({
   name: 'skeleton_candidate',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  description: 'Propose a candidate skeleton from the code map (folders refined by the import graph; purposes drafted), replacing any candidate; from: "ratified" starts one from the ratified skeleton instead. Returns it with its store_version.',
+  description: 'Propose a candidate skeleton from the code map (folders refined by imports; draft purposes), replacing any candidate; from:"ratified" copies the ratified one.',
   traffic: 'heavy',
   input: z.object({ from: z.enum(['code', 'ratified']).default('code') }).strict(),
   handler: async ({ from }, ctx) => {
@@ -68,7 +101,7 @@ export const skeletonCandidateTool = defineTool({
 export const candidateLeaseTool = defineTool({
   name: 'candidate_lease',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  description: 'An advisory lease on editing the candidate skeleton: take, renew or release it. It never blocks anyone; if someone else holds it you are told who and until when. The auto-reconciler yields while it is held.',
+  description: 'Advisory lease on editing the candidate: take, renew, release. Never blocks; says who holds it and until when. The reconciler yields to it.',
   traffic: 'tick',
   input: z.object({
     action: z.enum(['take', 'renew', 'release']),
@@ -88,8 +121,9 @@ export const candidateLeaseTool = defineTool({
 export const skeletonEditTool = defineTool({
   name: 'skeleton_edit',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  description: 'Edit the candidate skeleton (rename, merge, split by globs, move_globs, set_purpose, set_may_use, add_room, remove_room), applied in order as one change keyed on the store_version you read. Overlapping globs: the first room in the list wins. Returns the new candidate and store_version.',
+  description: 'Edit the candidate skeleton: edits apply in order as one change, keyed on the store_version you read. Ops: rename{room,to} merge{rooms,into} split{room,into:[{name,globs,purpose?}]} move_globs{globs,to} set_purpose{room,purpose} set_may_use{room,may_use|null} add_room{name,globs,purpose?,may_use?,before?} remove_room{room}. A file goes to the first room whose glob matches. Returns the candidate.',
   traffic: 'tick',
+  listedInput: listedEditInput,
   input: z.object({ store_version: storeVersion, edits: z.array(edit).min(1, 'give at least one edit').max(50, 'at most 50 edits per call') }).strict(),
   handler: async ({ store_version, edits }, { session }) => {
     const brain = session.requireBrain();
@@ -101,7 +135,7 @@ export const skeletonEditTool = defineTool({
 export const skeletonRatifyTool = defineTool({
   name: 'skeleton_ratify',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  description: 'Make the candidate the ratified skeleton (keyed on the store_version you read). The auto-reconciler then keeps its derived data fresh and alerts on drift.',
+  description: 'Make the candidate the ratified skeleton (keyed on store_version); the reconciler then keeps it fresh and alerts on drift.',
   traffic: 'tick',
   input: z.object({ store_version: storeVersion }).strict(),
   handler: async ({ store_version }, { session }) => {

@@ -23,13 +23,20 @@ export interface ListedTool {
   annotations?: ToolAnnotations;
 }
 
+/**
+ * What the whole list (name + description + input + output schemas of every tool) may cost a
+ * session, in characters: every session pays it before it asks anything. 22,824 before it was
+ * bounded (issue 28); a test holds it.
+ */
+export const MAX_TOOL_LIST_CHARS = 12_000;
+
 const cache = new WeakMap<ToolDef, ListedTool>();
 
 export function listedTool(tool: ToolDef): ListedTool {
   let listed = cache.get(tool);
   if (!listed) {
-    listed = { name: tool.name, description: tool.description, inputSchema: jsonSchemaOf(tool.input) };
-    if (tool.output) listed.outputSchema = jsonSchemaOf(tool.output);
+    listed = { name: tool.name, description: tool.description, inputSchema: withoutClosedObjects(tool.listedInput ?? jsonSchemaOf(tool.input)) };
+    if (tool.output) listed.outputSchema = leanOutput(jsonSchemaOf(tool.output)) as JsonObjectSchema;
     if (tool.annotations) listed.annotations = tool.annotations;
     cache.set(tool, listed);
   }
@@ -39,6 +46,45 @@ export function listedTool(tool: ToolDef): ListedTool {
 function jsonSchemaOf(schema: NonNullable<ToolDef['output']>): JsonObjectSchema {
   const { $schema: _ignored, ...json } = zodToJsonSchema(schema, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>;
   return { ...(withoutTypeArrays(json) as Record<string, unknown>), type: 'object' };
+}
+
+/**
+ * An input schema as listed, without `additionalProperties: false`: the dispatcher refuses an
+ * unknown field anyway, naming it, and the keyword cost every session 28 characters per object.
+ */
+function withoutClosedObjects<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withoutClosedObjects) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    out[key] = DATA_KEYWORDS.has(key) ? value : withoutClosedObjects(value);
+  }
+  return out as T;
+}
+
+/** Below this depth an output schema names only `type`: the top-level fields and their items are what a host checks. */
+const OUTPUT_SCHEMA_DEPTH = 2;
+
+/**
+ * An output schema as listed: no descriptions (the tool's description and docs/tools.md say what
+ * the fields mean), no `additionalProperties: true` (the default), and nested objects and arrays
+ * below OUTPUT_SCHEMA_DEPTH cut to their type. Every answer that fit the full schema still fits.
+ */
+export function leanOutput(schema: unknown, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => leanOutput(s, depth));
+  if (!schema || typeof schema !== 'object') return schema;
+  const node = schema as Record<string, unknown>;
+  if (depth >= OUTPUT_SCHEMA_DEPTH && (node.type === 'object' || node.type === 'array')) return { type: node.type };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'description' || (key === 'additionalProperties' && value === true)) continue;
+    if (key === 'required' && depth > 0) continue;
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, leanOutput(v, depth + 1)]));
+    else if (key === 'items') out[key] = leanOutput(value, depth);
+    else out[key] = DATA_KEYWORDS.has(key) ? value : leanOutput(value, depth);
+  }
+  return out;
 }
 
 /** Keywords whose values are data, not subschemas: a `type` key inside them is not a keyword. */
