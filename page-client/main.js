@@ -4,9 +4,11 @@
 import { html, render } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { callTool, LoginNeeded, watchBrains } from './api.js';
-import { RoomsPicture, diffRooms, layoutRooms } from './rooms.js';
+import { RoomsPicture, autoThreshold, diffRooms, layoutRooms } from './rooms.js';
 
 const VIEWS = ['brains', 'rooms', 'search', 'notes', 'alerts'];
+/** Rooms past which the picture starts collapsed by name prefix: ~25 boxes still read at a glance. */
+const LARGE_MAP = 25;
 
 function useAsync(fn, deps) {
   const [state, setState] = useState({ loading: true, value: null, error: null });
@@ -100,14 +102,20 @@ function RoomsView({ folder }) {
   const both = useAsync(() => Promise.all([callTool(folder, 'skeleton', { which: 'ratified' }), callTool(folder, 'skeleton', { which: 'candidate' })]), [folder, version]);
   const [which, setWhich] = useState('candidate');
   const [selected, setSelected] = useState(null);
-  const [minImports, setMin] = useState(1);
+  const [minImports, setMin] = useState(null);
+  const [collapse, setCollapse] = useState(null);
   const [filter, setFilter] = useState('');
   const [focus, setFocus] = useState(false);
   const [error, setError] = useState(null);
   const [lease, setLease] = useState(null);
   const [ratified, candidate] = both.value ?? [null, null];
   const shown = which === 'candidate' && candidate?.state === 'candidate' ? candidate : ratified?.state === 'ratified' ? ratified : candidate?.state === 'candidate' ? candidate : null;
-  const picture = useMemo(() => (shown ? layoutRooms(shown.rooms, { minImports, filter, focus: focus ? selected : null }) : null), [shown, minImports, filter, focus, selected]);
+  // Past LARGE_MAP rooms the picture starts one level up (rooms collapsed by name prefix) with only the
+  // strongest edges; a person opens a level by unticking "collapse", or focuses one room's neighbours.
+  const big = (shown?.rooms.length ?? 0) > LARGE_MAP;
+  const collapsed = collapse ?? big;
+  const threshold = minImports ?? (shown ? autoThreshold(shown.rooms) : 1);
+  const picture = useMemo(() => (shown ? layoutRooms(shown.rooms, { minImports: threshold, filter, focus: focus ? selected : null, collapse: collapsed }) : null), [shown, threshold, filter, focus, selected, collapsed]);
   const diff = useMemo(() => (ratified?.rooms && candidate?.rooms ? diffRooms(ratified, candidate) : null), [ratified, candidate]);
   const act = async (fn) => {
     setError(null);
@@ -121,6 +129,7 @@ function RoomsView({ folder }) {
   if (both.error) return html`<${Err} error=${both.error} />`;
   if (!both.value) return html`<p>Reading the skeleton…</p>`;
   const room = shown?.rooms.find((r) => r.name === selected) ?? null;
+  const group = !room && collapsed ? picture?.nodes.find((n) => n.name === selected)?.room ?? null : null;
   return html`<section class="rooms-view">
     <div class="toolbar">
       <span>showing <strong>${shown ? shown.state : 'nothing'}</strong></span>
@@ -130,7 +139,8 @@ function RoomsView({ folder }) {
         <button onClick=${() => act(async () => setLease(await callTool(folder, 'candidate_lease', { action: 'take', ttl_s: 600 })))}>${lease?.held ?? lease ? 'renew lease' : 'take the edit lease'}</button>
         <button class="primary" onClick=${() => act(async () => { await callTool(folder, 'skeleton_ratify', { store_version: candidate.store_version }); await callTool(folder, 'candidate_lease', { action: 'release' }).catch(() => {}); setLease(null); })}>ratify the candidate</button>` : null}
       <label>filter <input value=${filter} onInput=${(e) => setFilter(e.target.value)} placeholder="room name" /></label>
-      <label>min imports <input type="number" min="1" value=${minImports} onInput=${(e) => setMin(Math.max(1, Number(e.target.value) || 1))} /></label>
+      <label>min imports <input type="number" min="1" value=${threshold} onInput=${(e) => setMin(Math.max(1, Number(e.target.value) || 1))} /></label>
+      <label><input type="checkbox" checked=${collapsed} onChange=${(e) => setCollapse(e.target.checked)} /> collapse by name prefix</label>
       <label><input type="checkbox" checked=${focus} onChange=${(e) => setFocus(e.target.checked)} /> only the selected room's neighbours</label>
     </div>
     ${lease ? html`<p class="lease">${lease.you ? `lease held by ${lease.holder ?? lease.you} until ${lease.until}` : JSON.stringify(lease)}</p>` : null}
@@ -138,7 +148,7 @@ function RoomsView({ folder }) {
     ${!shown ? html`<p class="empty">No skeleton yet: propose a candidate from the code map.</p>` : html`
       <div class="picture">${picture.hidden ? html`<p class="hidden-note">${picture.hidden} rooms hidden by the filter</p>` : null}<${RoomsPicture} picture=${picture} selected=${selected} onSelect=${setSelected} diff=${shown.state === 'candidate' ? diff : null} /></div>
       <div class="side">
-        ${room ? html`<${RoomPanel} room=${room} folder=${folder} skeleton=${shown} editable=${shown.state === 'candidate'} act=${act} />` : html`<p>Select a room (click, or Tab and Enter).</p>`}
+        ${room ? html`<${RoomPanel} room=${room} folder=${folder} skeleton=${shown} editable=${shown.state === 'candidate'} act=${act} />` : group ? html`<div class="room-panel"><h3>${group.name}</h3><p>${group.purpose}</p><p>${group.files} files</p><button onClick=${() => { setFilter(group.name); setCollapse(false); }}>open this level</button></div>` : html`<p>Select a room (click, or Tab and Enter).</p>`}
         ${diff && shown.state === 'candidate' ? html`<h3>Candidate against ratified</h3><ul class="diff">
           ${[...diff.added].map((n) => html`<li class="added">+ ${n}</li>`)}
           ${diff.removed.map((n) => html`<li class="removed">− ${n}</li>`)}
@@ -215,7 +225,12 @@ function SearchView({ folder }) {
       <h3>Used in ${r.v.references.length} files</h3>
       <ul>${r.v.references.map((f) => html`<li><code>${f.path}</code>${f.room ? html` <span class="chip">${f.room}</span>` : null}${mark(f.path)}: ${f.uses.map((u) => `${u.line}${u.in ? ` in ${u.in}` : ''}`).join(', ')}
         <button class="link" onClick=${() => { setQuery(f.path); setAsk({ kind: 'impact', q: f.path }); }}>impact</button></li>`)}</ul></div>` : null}
-    ${r?.kind === 'impact' ? html`<div class="impact"><pre class="json">${JSON.stringify(r.v, null, 2)}</pre></div>` : null}
+    ${r?.kind === 'impact' && r.v.files ? html`<div class="impact"><h3>Tests to run (${r.v.tests_total ?? r.v.tests?.length ?? 0})</h3>
+      <ul class="tests">${(r.v.tests ?? []).map((t) => html`<li><code>${typeof t === 'string' ? t : t.path}</code></li>`)}</ul>
+      ${(r.v.tests ?? []).length === 0 ? html`<p class="empty">No test reaches it.</p>` : null}
+      <h3>May break (${r.v.total} files)</h3>
+      <ul>${r.v.files.map((f) => html`<li><code>${f.path}</code> <span class="meta">distance ${f.distance} via ${f.via}</span>${f.room ? html` <span class="chip">${f.room}</span>` : null}${mark(f.path)}</li>`)}</ul></div>` : null}
+    ${r?.kind === 'impact' && !r.v.files ? html`<pre class="json">${JSON.stringify(r.v, null, 2)}</pre>` : null}
   </section>`;
 }
 

@@ -19,7 +19,8 @@ export function breaks(room, to) {
  * The laid-out picture of `rooms` (the skeleton answer's), keeping only edges of at least
  * `minImports` and, when `focus` names a room, only it and its neighbours.
  */
-export function layoutRooms(rooms, { minImports = 1, focus = null, filter = '' } = {}) {
+export function layoutRooms(allRooms, { minImports = 1, focus = null, filter = '', collapse = false } = {}) {
+  const rooms = collapse ? collapseRooms(allRooms) : allRooms;
   const byName = new Map(rooms.map((r) => [r.name, r]));
   let keep = rooms.filter((r) => !filter || r.name.toLowerCase().includes(filter.toLowerCase()));
   if (focus && byName.has(focus)) {
@@ -33,12 +34,13 @@ export function layoutRooms(rooms, { minImports = 1, focus = null, filter = '' }
   }
   const kept = new Set(keep.map((r) => r.name));
   const g = new dagre.graphlib.Graph({ multigraph: false });
-  g.setGraph({ rankdir: 'LR', nodesep: 24, ranksep: 70, marginx: 16, marginy: 16 });
+  g.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 70, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const r of keep) g.setNode(r.name, { ...boxOf(r.files), room: r });
   const edges = [];
   for (const r of keep) for (const u of r.uses) {
-    if (u.imports < minImports || !kept.has(u.room) || u.room === r.name) continue;
+    // A break of may_use is always drawn, whatever the threshold: it is what a person must see.
+    if ((u.imports < minImports && !breaks(r, u.room)) || !kept.has(u.room) || u.room === r.name) continue;
     const e = { from: r.name, to: u.room, imports: u.imports, broken: breaks(r, u.room) };
     edges.push(e);
     g.setEdge(r.name, u.room, { label: String(u.imports), width: 24, height: 14, e });
@@ -96,4 +98,40 @@ export function diffRooms(ratified, candidate) {
     }
   }
   return { added, removed, changed, lines };
+}
+
+/** The prefix a room is collapsed into: its name up to the first `-`, `/` or `.` ("store-notes" → "store"). */
+export const levelOf = (name) => name.split(/[-/.]/)[0] || name;
+
+/** Rooms merged by prefix (one level up): files summed, imports between groups summed, breaks kept as breaks. */
+export function collapseRooms(rooms) {
+  const groups = new Map();
+  const groupOf = new Map(rooms.map((r) => [r.name, levelOf(r.name)]));
+  for (const r of rooms) {
+    const name = groupOf.get(r.name);
+    let g = groups.get(name);
+    if (!g) groups.set(name, (g = { name, purpose: '', globs: [], files: 0, key_files: [], key_symbols: [], uses: new Map(), members: [], brokenTo: new Set() }));
+    g.files += r.files;
+    g.globs.push(...r.globs);
+    g.members.push(r.name);
+    for (const u of r.uses) {
+      const to = groupOf.get(u.room) ?? u.room;
+      g.uses.set(to, (g.uses.get(to) ?? 0) + u.imports);
+      if (breaks(r, u.room)) g.brokenTo.add(to);
+    }
+  }
+  return [...groups.values()].map((g) => ({
+    ...g,
+    purpose: `${g.members.length} rooms: ${g.members.join(', ')}`,
+    uses: [...g.uses].map(([room, imports]) => ({ room, imports })),
+    // may_use of a group is "everything but what a member breaks", so a member's break stays red.
+    may_use: g.brokenTo.size ? [...groups.keys()].filter((k) => !g.brokenTo.has(k)) : undefined,
+  }));
+}
+
+/** The lowest import threshold that draws at most `perRoom` edges per room (breaks always drawn). */
+export function autoThreshold(rooms, perRoom = 1.5) {
+  const counts = rooms.flatMap((r) => r.uses.filter((u) => u.room !== r.name).map((u) => u.imports)).sort((a, b) => b - a);
+  const budget = Math.max(8, Math.round(rooms.length * perRoom));
+  return counts.length <= budget ? 1 : Math.max(1, counts[budget - 1]);
 }

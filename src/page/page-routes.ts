@@ -13,7 +13,7 @@
  *   POST /page/api/tools/<name>  a tool call through the REST seam (?folder=…)
  *   POST /page/api/logout        ends the page session
  *
- * Every request but /login and the two static files needs the cookie (GDN_PAGE_LOGIN_REQUIRED);
+ * Every request but /login, `/` and the static files (none of them holds anything of a brain) needs the cookie (GDN_PAGE_LOGIN_REQUIRED);
  * every POST also needs a same-origin header (GDN_PAGE_CROSS_SITE): SameSite=Strict already keeps
  * the cookie off other sites' requests, and the header check holds where a browser does not.
  */
@@ -41,7 +41,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-const PUBLIC_PATHS = new Set(['/login', '/page/app.js', '/page/app.css']);
+const PUBLIC_PATHS = new Set(['/', '/login', '/favicon.ico', '/page/app.js', '/page/app.css']);
 
 export class PageRoutes {
   readonly logins: LoginCodes;
@@ -55,7 +55,7 @@ export class PageRoutes {
   }
 
   owns(path: string): boolean {
-    return path === '/' || path === '/login' || path.startsWith('/page/');
+    return path === '/' || path === '/login' || path === '/favicon.ico' || path.startsWith('/page/');
   }
 
   gate(req: IncomingMessage, path: string): { status: number; code: string; message: string } | null {
@@ -77,6 +77,7 @@ export class PageRoutes {
     const path = url.pathname;
     if (req.method === 'GET' && path === '/login') return this.#login(res, url);
     if (req.method === 'GET' && path === '/') return this.#file(res, 'index.html');
+    if (req.method === 'GET' && path === '/favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
     if (req.method === 'GET' && path.startsWith('/page/') && this.#assets.has(path.slice(6))) return this.#file(res, path.slice(6));
     if (req.method === 'GET' && path === '/page/api/brains') return send(res, 200, { brains: seam.brains() });
     if (req.method === 'GET' && path === '/page/api/events') return this.#stream.add(req, res, seam);
