@@ -512,3 +512,39 @@ export class NoteSecretError extends GardenerError {
     this.name = 'NoteSecretError';
   }
 }
+
+/** (HTTP 401) A page request without a live page session cookie (the page's own login). */
+export class PageLoginRequiredError extends GardenerError {
+  static readonly code = 'GDN_PAGE_LOGIN_REQUIRED';
+  constructor() {
+    super(PageLoginRequiredError.code, 'no page session: run `gardener open` and open the URL it prints (a restarted owner forgets its page sessions)');
+    this.name = 'PageLoginRequiredError';
+  }
+}
+
+/** (HTTP 403) A login code that is unknown, already spent or past its minute. */
+export class PageLoginCodeInvalidError extends GardenerError {
+  static readonly code = 'GDN_PAGE_LOGIN_CODE_INVALID';
+  constructor() {
+    super(PageLoginCodeInvalidError.code, 'this login link is spent or expired (each works once, within a minute): run `gardener open` again');
+    this.name = 'PageLoginCodeInvalidError';
+  }
+}
+
+/** (HTTP 403) A page mutation without a same-origin header (Origin or Sec-Fetch-Site): no CSRF. */
+export class PageCrossSiteError extends GardenerError {
+  static readonly code = 'GDN_PAGE_CROSS_SITE';
+  constructor() {
+    super(PageCrossSiteError.code, 'a page call must come from the page itself: the Origin header (or Sec-Fetch-Site: same-origin) must name this owner');
+    this.name = 'PageCrossSiteError';
+  }
+}
+
+/** (HTTP 503) The page's files are not in dist/page (the build did not bundle them). */
+export class PageAssetsMissingError extends GardenerError {
+  static readonly code = 'GDN_PAGE_ASSETS_MISSING';
+  constructor(dir: string) {
+    super(PageAssetsMissingError.code, `the page's files are missing from ${dir}: run \`npm run build\` in Gardener's folder`);
+    this.name = 'PageAssetsMissingError';
+  }
+}

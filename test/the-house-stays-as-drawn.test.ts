@@ -39,6 +39,10 @@ interface Rule {
 
 const RULES: Rule[] = [
   {
+    name: 'the page (src/page/) is a room of its own: it imports only the ground, and only the owner mounts it (transports see it through PageMount)',
+    refuses: (e) => (e.fromRoom === 'page' && !GROUND.includes(e.toRoom) && e.toRoom !== 'page') || (e.toRoom === 'page' && !['page', 'owner'].includes(e.fromRoom)),
+  },
+  {
     name: 'the ground (errors, log, timers, version, wire, paths) imports only the ground',
     refuses: (e) => GROUND.includes(e.fromRoom) && !GROUND.includes(e.toRoom),
   },
@@ -150,4 +154,20 @@ test('the reader of imports sees every form an import takes', () => {
     "/* import { g } from './block.js'; */",
   ].join('\n');
   assert.deepEqual(specifiersOf(text).sort(), ['../b.js', './a.js', './d.js', './e.js', './side-effect.js']);
+});
+
+test('the page\'s client (page-client/) imports nothing of src/: it is a client of the REST seam, bundled apart', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const dir = fileURLToPath(new URL('../../page-client/', import.meta.url));
+  const bad: string[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.js'))) {
+    for (const m of readFileSync(dir + f, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+      const spec = m[1]!;
+      if (spec.startsWith('./')) continue;
+      if (['preact', 'preact/hooks', 'htm/preact', '@dagrejs/dagre'].includes(spec)) continue;
+      bad.push(`page-client/${f} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(bad, []);
 });

@@ -160,6 +160,13 @@ program
   .action(async (opts) => (await import('./commands/serve.js')).serve(opts));
 
 program
+  .command('open [dir]')
+  .description("print a one-time login URL for the owner's page (last line), opening it in the desktop's browser when there is one")
+  .option('--no-browser', 'only print the URL')
+  .option('--json', 'print one JSON object')
+  .action(async (dir, opts) => (await import('./commands/open.js')).open(dir, opts));
+
+program
   .command('token')
   .description("print the owner's HTTP bearer token (made on first use, kept in <home>/token, 0600)")
   .option('--json', 'print one JSON object')

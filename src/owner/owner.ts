@@ -44,6 +44,7 @@ import { OwnerLock } from './owner-lock.js';
 import { makePrivateDir, prepareSocketFolder, runPaths, unsafeFolderReason, type RunPaths } from './run-paths.js';
 import { ensureToken } from './token.js';
 import { proveOwner } from './verify-owner.js';
+import { PageRoutes } from '../page/index.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
@@ -232,6 +233,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
         startedAt: Date.parse(info.started_at),
         brains: () => brains.describe(),
         sessionHost: brains,
+        page: new PageRoutes(),
       });
       try {
         info.url = await http.listen();

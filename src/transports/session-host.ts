@@ -28,3 +28,27 @@ export interface SessionHost {
    */
   openSession(folder: string, onToolsChanged: () => void): SessionParts;
 }
+
+/**
+ * The page (src/page/), as the HTTP listener sees it: mounted through this API as REST is, so
+ * no transport imports it. The listener keeps its Host/Origin guard for the page's paths, asks
+ * `gate` before it reads a body (no cookie, no body read), and hands `handle` the seam: the
+ * same REST call every script makes, and the brains list `GET /api/brains` answers.
+ */
+export interface PageMount {
+  /** Does this path belong to the page (it then takes a cookie, not the bearer token)? */
+  owns(path: string): boolean;
+  /** A refusal for a page request before its body is read, or null to go on. */
+  gate(req: import('node:http').IncomingMessage, path: string): { status: number; code: string; message: string } | null;
+  handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL, body: unknown, seam: PageSeam): Promise<void>;
+  /** A one-time login code, for `POST /api/page/login` (bearer token). */
+  issueCode(): { code: string; expires_in_s: number };
+  /** Ends the page's event streams (shutdown). */
+  close(): void;
+}
+
+export interface PageSeam {
+  brains(): unknown;
+  /** A tool call through the REST seam: the status REST would answer and its JSON body. */
+  callTool(folder: string, name: string, args: unknown): Promise<{ status: number; value: unknown }>;
+}

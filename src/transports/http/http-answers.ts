@@ -13,6 +13,10 @@ import {
   JsonTooDeepError,
   JsonTooManyValuesError,
   NoOAuthError,
+  PageAssetsMissingError,
+  PageCrossSiteError,
+  PageLoginCodeInvalidError,
+  PageLoginRequiredError,
   RequestTooLargeError,
   RestTimeoutError,
   RouteNotFoundError,
@@ -35,6 +39,10 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [RequestTooLargeError.code]: 413,
   [TooManySessionsError.code]: 503,
   [RestTimeoutError.code]: 504,
+  [PageLoginRequiredError.code]: 401,
+  [PageLoginCodeInvalidError.code]: 403,
+  [PageCrossSiteError.code]: 403,
+  [PageAssetsMissingError.code]: 503,
 };
 
 /** The HTTP status of an answer carrying this GDN code. */

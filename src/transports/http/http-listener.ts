@@ -5,6 +5,8 @@
  *   GET  /api/brains         the open brains: armed, backlog, last tick, sessions
  *   POST /api/tools/<name>   REST: body = the tool's arguments (rest-tools.ts)
  *   *    /mcp                MCP Streamable HTTP (mcp-http-sessions.ts)
+ *   POST /api/page/login     a one-time login code for the page (token; `gardener open`)
+ *   /, /login, /page/…       the page, when one is mounted (src/page/): a cookie, not the token
  *
  * Every route passes the guard (Host, Origin, token; http-guard.ts) and the body bounds
  * (413 past 4 MiB; large bodies read at once share one budget: read-body.ts).
@@ -26,7 +28,7 @@ import { McpHttpSessions } from './mcp-http-sessions.js';
 import { HttpSessions } from './session-bounds.js';
 import { RestTools } from './rest-tools.js';
 import { json, sendError } from './http-answers.js';
-import type { SessionHost } from '../session-host.js';
+import type { PageMount, SessionHost } from '../session-host.js';
 import type { Logger } from '../../log.js';
 import { VERSION } from '../../version.js';
 import {
@@ -61,6 +63,8 @@ export interface HttpListenerOptions {
   maxSessions?: number;
   /** Bytes of large bodies read at once, all clients together (read-body.ts). @default MAX_BODY_BYTES_IN_FLIGHT */
   maxBodyBytesInFlight?: number;
+  /** The page (src/page/), mounted by the owner; none: its paths are 404. */
+  page?: PageMount;
 }
 
 export class HttpListener {
@@ -117,6 +121,7 @@ export class HttpListener {
   }
 
   async endSessions(): Promise<void> {
+    this.#options.page?.close();
     await this.sessions.close();
     this.#server.closeAllConnections();
   }
@@ -126,7 +131,8 @@ export class HttpListener {
     const path = url.pathname;
     const o = this.#options;
     const extraHosts = isLoopbackHost(o.host) ? [] : [o.host];
-    const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' && !isOAuthDiscovery(path) });
+    const pagePath = o.page?.owns(path) ?? false;
+    const refusal = checkRequest(req, { token: o.token, extraHosts, needsToken: path !== '/healthz' && !isOAuthDiscovery(path) && !pagePath });
     if (refusal) {
       const headers: Record<string, string> = refusal.status === 401 ? { 'www-authenticate': refusal.challenge! } : {};
       return sendError(res, { code: refusal.status === 401 ? UnauthorizedError.code : ForbiddenError.code, message: refusal.message }, headers);
@@ -136,6 +142,12 @@ export class HttpListener {
       return json(res, 200, { ok: true, version: VERSION, uptime_s: Math.round((Date.now() - o.startedAt) / 1000) });
     }
     if (req.method === 'GET' && path === '/api/brains') return json(res, 200, { brains: o.brains() });
+    if (req.method === 'POST' && path === '/api/page/login' && o.page) return json(res, 200, o.page.issueCode());
+    if (pagePath) {
+      // The page's cookie is checked before its body is read: no session, nothing read.
+      const closed = o.page!.gate(req, path);
+      if (closed) return sendError(res, closed);
+    }
 
     let body: unknown;
     if (req.method === 'POST') {
@@ -165,6 +177,12 @@ export class HttpListener {
       }
       if (!decoded.ok) return refuseBody(res, path === '/mcp', decoded);
       body = decoded.value;
+    }
+    if (pagePath) {
+      return o.page!.handle(req, res, url, body, {
+        brains: () => o.brains(),
+        callTool: (folder, name, args) => this.rest.call(name, args, folder),
+      });
     }
     const folder = (req.headers['x-gardener-folder'] as string | undefined) ?? url.searchParams.get('folder');
     if (path === '/mcp') return this.mcp.handle(req, res, body, folder);

@@ -17,7 +17,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { json, sendError, statusOf } from './http-answers.js';
+import { json, statusOf } from './http-answers.js';
 import { dispatchTool } from '../../dispatch/index.js';
 import { GardenerError, RestTimeoutError, TooManySessionsError } from '../../errors.js';
 import type { SessionHost, SessionParts } from '../session-host.js';
@@ -44,13 +44,19 @@ export class RestTools {
   }
 
   async handle(res: ServerResponse, name: string, args: unknown, folder: string): Promise<void> {
+    const { status, value, headers } = await this.call(name, args, folder);
+    json(res, status, value, headers);
+  }
+
+  /** One REST call, answered as status and JSON body: what `handle` sends, and what the page's seam gets. */
+  async call(name: string, args: unknown, folder: string): Promise<{ status: number; value: unknown; headers?: Record<string, string> }> {
     let s: RestSession;
     try {
       s = this.#session(folder);
     } catch (err) {
       if (!(err instanceof GardenerError)) throw err;
-      if (err instanceof TooManySessionsError) res.setHeader('retry-after', String(Math.ceil(REAP_INTERVAL_MS / 1000)));
-      return sendError(res, err);
+      const headers: Record<string, string> = err instanceof TooManySessionsError ? { 'retry-after': String(Math.ceil(REAP_INTERVAL_MS / 1000)) } : {};
+      return { status: statusOf(err.code), value: { error: { code: err.code, message: err.message } }, headers };
     }
     s.lastUsedAt = this.#options.sessions.now();
     const { session } = s.parts;
@@ -63,11 +69,12 @@ export class RestTools {
     clearTimeout(timer);
     if (outcome === 'timeout') {
       work.catch(() => {});
-      return sendError(res, new RestTimeoutError(name, timeoutMs));
+      const err = new RestTimeoutError(name, timeoutMs);
+      return { status: statusOf(err.code), value: { error: { code: err.code, message: err.message } } };
     }
-    if (!outcome.isError) return json(res, 200, outcome.value);
+    if (!outcome.isError) return { status: 200, value: outcome.value };
     const code = (outcome.value as { error?: { code?: string } }).error?.code ?? '';
-    json(res, statusOf(code), outcome.value);
+    return { status: statusOf(code), value: outcome.value };
   }
 
   /** The real path a session for `folder` would have, or null when the folder's checks must say why not. */

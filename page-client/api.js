@@ -1,0 +1,47 @@
+// The page's only way to the owner: the REST seam (POST /page/api/tools/<name>) and the brains
+// stream. Nothing here knows a store, a path rule or a tool's internals: what an agent is
+// answered is what the page shows.
+
+export class LoginNeeded extends Error {}
+
+/** A tool call for the session folder `folder`; resolves to the tool's answer, rejects with its message. */
+export async function callTool(folder, name, args = {}) {
+  const res = await fetch(`/page/api/tools/${name}?folder=${encodeURIComponent(folder)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+    credentials: 'same-origin',
+  });
+  let value = null;
+  try {
+    value = await res.json();
+  } catch {
+    // not JSON: said below
+  }
+  if (res.status === 401) throw new LoginNeeded(value?.error?.message ?? 'log in again with gardener open');
+  if (!res.ok) {
+    const e = value?.error;
+    throw new Error(e ? `${e.message} [${e.code}]` : `HTTP ${res.status}`);
+  }
+  return value;
+}
+
+/** The live brains list: calls `onBrains(list, at)` now and at every change the owner pushes. */
+export function watchBrains(onBrains, onState) {
+  const source = new EventSource('/page/api/events');
+  source.addEventListener('brains', (e) => {
+    const { brains, at } = JSON.parse(e.data);
+    onState('live');
+    onBrains(brains, at);
+  });
+  source.onerror = async () => {
+    onState(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+    // A stream refused for want of a session will never come back by itself: say so.
+    const r = await fetch('/page/api/brains').catch(() => null);
+    if (r && r.status === 401) {
+      source.close();
+      onState('login');
+    }
+  };
+  return () => source.close();
+}

@@ -1,0 +1,135 @@
+/**
+ * The page's server side: login, the cookie, the event stream, the static files, and the page
+ * API, which is the REST seam and nothing else (a tool call the page makes is the call a script
+ * makes: same session rules, same path confinement, same redaction). It is mounted by the HTTP
+ * listener through the session-host API (transports/session-host.ts PageMount), which keeps its
+ * Host/Origin guard in front of every page path.
+ *
+ *   GET  /login?code=…           spends a one-time code: sets the session cookie, 303 to `/`
+ *   GET  /                       the page (index.html), CSP without inline script
+ *   GET  /page/app.js|app.css    the bundle (read from dist/page/ only when asked)
+ *   GET  /page/api/brains        what GET /api/brains answers
+ *   GET  /page/api/events        server-sent events: `brains` whenever the list changes
+ *   POST /page/api/tools/<name>  a tool call through the REST seam (?folder=…)
+ *   POST /page/api/logout        ends the page session
+ *
+ * Every request but /login, `/` and the static files (none of them holds anything of a brain) needs the cookie (GDN_PAGE_LOGIN_REQUIRED);
+ * every POST also needs a same-origin header (GDN_PAGE_CROSS_SITE): SameSite=Strict already keeps
+ * the cookie off other sites' requests, and the header check holds where a browser does not.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PageAssetsMissingError, PageCrossSiteError, PageLoginCodeInvalidError, PageLoginRequiredError, RouteNotFoundError } from '../errors.js';
+import { LoginCodes, PAGE_COOKIE, pageCookieOf, type LoginCodesOptions } from './login-codes.js';
+import { PAGE_CSP, PageAssets } from './page-assets.js';
+import { BrainsStream, type BrainsStreamOptions } from './brains-stream.js';
+
+export interface PageSeam {
+  brains(): unknown;
+  callTool(folder: string, name: string, args: unknown): Promise<{ status: number; value: unknown }>;
+}
+
+export interface PageRoutesOptions extends LoginCodesOptions, BrainsStreamOptions {
+  /** Where the bundle is. @default PAGE_ASSETS_DIR */
+  assetsDir?: string;
+}
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': PAGE_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+};
+
+const PUBLIC_PATHS = new Set(['/', '/login', '/favicon.ico', '/page/app.js', '/page/app.css']);
+
+export class PageRoutes {
+  readonly logins: LoginCodes;
+  #assets: PageAssets;
+  #stream: BrainsStream;
+
+  constructor(options: PageRoutesOptions = {}) {
+    this.logins = new LoginCodes(options);
+    this.#assets = new PageAssets(options.assetsDir);
+    this.#stream = new BrainsStream(options);
+  }
+
+  owns(path: string): boolean {
+    return path === '/' || path === '/login' || path === '/favicon.ico' || path.startsWith('/page/');
+  }
+
+  gate(req: IncomingMessage, path: string): { status: number; code: string; message: string } | null {
+    if (PUBLIC_PATHS.has(path)) return null;
+    if (!this.logins.check(pageCookieOf(req.headers.cookie))) return refusal(401, new PageLoginRequiredError());
+    if (req.method === 'POST' && !sameOrigin(req)) return refusal(403, new PageCrossSiteError());
+    return null;
+  }
+
+  issueCode(): { code: string; expires_in_s: number } {
+    return this.logins.issue();
+  }
+
+  close(): void {
+    this.#stream.close();
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown, seam: PageSeam): Promise<void> {
+    const path = url.pathname;
+    if (req.method === 'GET' && path === '/login') return this.#login(res, url);
+    if (req.method === 'GET' && path === '/') return this.#file(res, 'index.html');
+    if (req.method === 'GET' && path === '/favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
+    if (req.method === 'GET' && path.startsWith('/page/') && this.#assets.has(path.slice(6))) return this.#file(res, path.slice(6));
+    if (req.method === 'GET' && path === '/page/api/brains') return send(res, 200, { brains: seam.brains() });
+    if (req.method === 'GET' && path === '/page/api/events') return this.#stream.add(req, res, seam);
+    if (req.method === 'POST' && path === '/page/api/logout') {
+      this.logins.end(pageCookieOf(req.headers.cookie));
+      return send(res, 200, { ok: true }, { 'set-cookie': `${PAGE_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` });
+    }
+    const tool = /^\/page\/api\/tools\/([a-z_]+)$/.exec(path);
+    if (tool && req.method === 'POST') {
+      const folder = url.searchParams.get('folder') ?? '';
+      const { status, value } = await seam.callTool(folder, tool[1]!, body ?? {});
+      return send(res, status, value);
+    }
+    const err = new RouteNotFoundError(req.method, path);
+    send(res, 404, { error: { code: err.code, message: err.message } });
+  }
+
+  #login(res: ServerResponse, url: URL): void {
+    const id = this.logins.redeem(url.searchParams.get('code') ?? '');
+    if (!id) {
+      const err = new PageLoginCodeInvalidError();
+      const text = `${err.message} [${err.code}]\n`;
+      res.writeHead(403, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+      return;
+    }
+    // The code leaves the address bar: the browser follows to the clean URL and keeps only that.
+    res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': `${PAGE_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/`, 'content-length': '0' }).end();
+  }
+
+  async #file(res: ServerResponse, name: string): Promise<void> {
+    const bytes = await this.#assets.read(name);
+    if (!bytes) {
+      const err = new PageAssetsMissingError(this.#assets.dir);
+      return send(res, 503, { error: { code: err.code, message: err.message } });
+    }
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': this.#assets.typeOf(name), 'content-length': String(bytes.length) }).end(bytes);
+  }
+}
+
+function refusal(status: number, err: { code: string; message: string }) {
+  return { status, code: err.code, message: err.message };
+}
+
+/** An Origin naming this very host, or the browser's own word that the request is same-origin. */
+function sameOrigin(req: IncomingMessage): boolean {
+  const host = req.headers.host;
+  const origin = req.headers.origin;
+  if (origin !== undefined) return host !== undefined && origin === `http://${host}`;
+  return req.headers['sec-fetch-site'] === 'same-origin';
+}
+
+function send(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+}
