@@ -48,8 +48,21 @@ export const SEEK_IDLE_TAIL_RATIO_TARGET = 5;
 export const LOOP_DELAY_P99_TARGET_MS = 5;
 /** The burst size the loop-delay target is set for. */
 export const LOOP_DELAY_TARGET_SIZE = 1000;
-/** Peak RSS of the whole bench process, in MB. */
+/** Peak RSS of the whole bench process on Node 20, in MB. */
 export const PEAK_RSS_TARGET_MB = 200;
+/**
+ * Peak RSS targets per runtime, in MB, as measured and decided in issue 31: Node 24's V8 and
+ * glibc arenas hold ~40 MB more than Node 20's for the same work, Bun's JavaScriptCore more
+ * again (docs/benchmarks.md, Memory). Node 22 takes Node 24's (the same V8 generation's costs).
+ */
+export const PEAK_RSS_TARGETS_MB = { node20: PEAK_RSS_TARGET_MB, node24: 240, bun: 280 } as const;
+
+/** The peak RSS target of the runtime named as the bench names it (`node v24.1.0`, `bun 1.3.0`), or of the running one. */
+export function peakRssTargetMb(runtime: string = (process.versions as Record<string, string | undefined>).bun ? 'bun' : `node ${process.version}`): number {
+  if (runtime.startsWith('bun')) return PEAK_RSS_TARGETS_MB.bun;
+  const major = Number(/v?(\d+)/.exec(runtime.replace(/^node\s*/, ''))?.[1] ?? 20);
+  return major >= 22 ? PEAK_RSS_TARGETS_MB.node24 : PEAK_RSS_TARGETS_MB.node20;
+}
 /** An idle tick may cost at most this multiple of a bare `git status`. */
 export const IDLE_RATIO_TARGET = 1.5;
 /** Cold `initialize` of `gardener mcp` may cost at most this multiple of a minimal SDK stdio server's, both with and without a parked git. */

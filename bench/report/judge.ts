@@ -9,7 +9,7 @@ import {
   INITIALIZE_RATIO_TARGET,
   LOOP_DELAY_P99_TARGET_MS,
   LOOP_DELAY_TARGET_SIZE,
-  PEAK_RSS_TARGET_MB,
+  peakRssTargetMb,
   SEEK_P99_TARGET_MS,
   REFS_P50_TARGET_MS,
   IMPACT_P50_TARGET_MS,
@@ -53,7 +53,8 @@ export function judgeTargets(json: Omit<BenchJson, 'targets'>): BenchTarget[] {
       'ms',
     ),
   );
-  targets.push(judge(`peak RSS ≤ ${PEAK_RSS_TARGET_MB} MB`, json.peak_rss_mb, PEAK_RSS_TARGET_MB, 'MB'));
+  const rssTarget = peakRssTargetMb(json.machine?.runtime);
+  targets.push(judge(`peak RSS ≤ ${rssTarget} MB (${json.machine?.runtime ?? 'this runtime'})`, json.peak_rss_mb, rssTarget, 'MB'));
   targets.push(judge(`idle tick ≤ ${IDLE_RATIO_TARGET}× git status`, json.idle_ratio, IDLE_RATIO_TARGET, 'x'));
   targets.push(judge(`skeleton candidate ≤ ${SKELETON_CANDIDATE_TARGET_MS} ms`, json.skeleton.candidate_ms, SKELETON_CANDIDATE_TARGET_MS, 'ms'));
   targets.push(judge(`reconcile after a ${json.skeleton.reconcile_burst_files}-file burst ≤ ${RECONCILE_TARGET_MS} ms`, json.skeleton.reconcile_ms, RECONCILE_TARGET_MS, 'ms'));

@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { makeGitRepo } from '../helpers/git-repo.js';
 import { makeTestBrains } from '../helpers/brains.js';
 import { openStore } from '../../src/store/index.js';
-import { PEAK_RSS_TARGET_MB } from '../../bench/reference.js';
+import { peakRssTargetMb } from '../../bench/reference.js';
+
+const PEAK_RSS_TARGET_MB = peakRssTargetMb();
 import { FAULTS_BURST_FILES, recordFigures } from './fault-config.js';
 
 const VIGIL_CHILD = fileURLToPath(new URL('./vigil-child.js', import.meta.url));
