@@ -10,8 +10,8 @@ import { z } from 'zod';
 export const MAX_PATH_CHARS = 4096;
 /** A seek query: longer than any name or phrase a search needs. */
 export const MAX_QUERY_CHARS = 1000;
-/** A delegate task: a paragraph or two of what the sub-task is. */
-export const MAX_TASK_CHARS = 8000;
+/** A delegate task: an issue or a pasted log may run long (a 100 KB task is read whole: recall-bad-input). */
+export const MAX_TASK_CHARS = 200_000;
 /** A skeleton glob. */
 export const MAX_GLOB_CHARS = 512;
 /** A room's purpose (the writer refuses more than 240 with its own message). */
