@@ -51,12 +51,12 @@ test('an argument over its bound is refused with isError naming the field', asyn
     const over = await c.call('seek', { query: 'x'.repeat(seek.properties.query.maxLength + 1) });
     assert.equal(over.isError, true);
     assert.equal(over.value.error.code, 'GDN_INVALID_ARGUMENT');
-    assert.match(over.value.error.message, /query/);
+    assert.match(over.value.error.message, new RegExp(`query: too long \\(at most ${seek.properties.query.maxLength} characters\\)`));
     const scan = listedTool(TOOLS.find((t) => t.name === 'scan')!)
       .inputSchema as unknown as { properties: { paths: { maxItems: number } } };
     const many = await c.call('scan', { paths: Array.from({ length: scan.properties.paths.maxItems + 1 }, (_, i) => `f${i}`) });
     assert.equal(many.isError, true);
-    assert.match(many.value.error.message, /paths/);
+    assert.match(many.value.error.message, new RegExp(`paths: too long \\(at most ${scan.properties.paths.maxItems} items\\)`));
   } finally {
     await c.close();
     await repo.cleanup();

@@ -7,6 +7,7 @@
  * message that names the problem; only protocol faults are left to the transport.
  */
 import { errorBody, GardenerError, InvalidArgumentError, ToolFailedError, UnknownToolError } from '../errors.js';
+import type { ZodIssue } from 'zod';
 import type { ToolContext, ToolDef, ToolResult } from './tool.js';
 import { requestGate } from '../pool/request-gate.js';
 import { ticksOnTraffic } from './traffic.js';
@@ -24,7 +25,7 @@ export async function dispatchTool(
   }
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues.map(describeIssue).join('; ');
     return failure(new InvalidArgumentError(`invalid input for ${name}: ${issues}`));
   }
   if (ticksOnTraffic(tool.traffic)) ctx.session.trafficTick();
@@ -35,6 +36,15 @@ export async function dispatchTool(
   } catch (err) {
     return failure(err instanceof GardenerError ? err : new ToolFailedError(name, err));
   }
+}
+
+/** One zod issue as a model reads it: the field, then what was wrong ("too long: at most 4096 characters"). */
+function describeIssue(i: ZodIssue): string {
+  const field = i.path.length ? i.path.join('.') : 'input';
+  if (i.code === 'too_big' && (i.type === 'string' || i.type === 'array')) {
+    return `${field}: too long (at most ${String(i.maximum)} ${i.type === 'string' ? 'characters' : 'items'})`;
+  }
+  return `${field}: ${i.message}`;
 }
 
 function failure(err: GardenerError): ToolResult {

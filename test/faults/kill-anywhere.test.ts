@@ -50,6 +50,7 @@ function downgradeToSchema1(file: string): void {
   const v1 = openDatabase(':memory:');
   v1.exec(MIGRATIONS[0]!);
   const keep = new Set(v1.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>().map((r) => r.name));
+  const keepIndexes = new Set(v1.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all<{ name: string }>().map((r) => r.name));
   const columnsOf = (db: Database, table: string) => db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{ name: string }>().map((c) => c.name);
   const v1Columns = new Map([...keep].map((t) => [t, new Set(columnsOf(v1, t))]));
   v1.close();
@@ -57,6 +58,9 @@ function downgradeToSchema1(file: string): void {
   const later = () => db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all<{ name: string; sql: string }>().filter((t) => !keep.has(t.name));
   for (const t of later().filter((t) => /CREATE VIRTUAL TABLE/i.test(t.sql))) db.exec(`DROP TABLE "${t.name}"`);
   for (const t of later()) db.exec(`DROP TABLE "${t.name}"`);
+  // Indexes later migrations made on schema 1's own tables go before their columns can.
+  const laterIndexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all<{ name: string }>().filter((i) => !keepIndexes.has(i.name));
+  for (const i of laterIndexes) db.exec(`DROP INDEX "${i.name}"`);
   // Columns later migrations added to schema 1's own tables go too (ALTER TABLE … ADD COLUMN).
   for (const [table, cols] of v1Columns) {
     for (const c of columnsOf(db, table)) if (!cols.has(c)) db.exec(`ALTER TABLE "${table}" DROP COLUMN "${c}"`);
