@@ -14,7 +14,7 @@
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
 import { runtimeStarted, treeSitterMemoryBytes } from '../src/ingest/tree-sitter/index.js';
-import { summarize, textBuffers, threadHeap, type FileResult, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type ThreadHeap } from './types.js';
+import { summarize, textBuffers, threadHeap, type FileResult, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type PoolHashExtractTask, type ThreadHeap } from './types.js';
 import { keepHeapsSmall, onBun } from '../src/heap-growth.js';
 import { collectIfGrown } from '../src/bun-heap.js';
 
@@ -27,9 +27,14 @@ import { giveWay } from '../src/pool/request-gate.js';
 yieldToMainThread();
 
 /** One batch, as both entries run it: read, hash and extract, then this thread's upkeep. */
-async function runBatch(task: HashExtractTask): Promise<{ results: FileResult[]; workMs: number; holdsGrammars: boolean }> {
+async function runBatch(task: PoolHashExtractTask): Promise<{ results: FileResult[]; workMs: number; holdsGrammars: boolean }> {
   const started = performance.now();
-  const results = await hashAndExtract(task, () => giveWay(task.gate));
+  const results = await hashAndExtract(withoutLeaving(task), () => giveWay(task.gate));
+  // Items git's ignore rules now cover leave the map as deletions, never read.
+  if (task.leave?.length) {
+    const leave = new Set(task.leave);
+    for (const item of task.items) if (leave.has(item.id)) results.push({ id: item.id, rootId: item.rootId, path: item.path, status: 'deleted' });
+  }
   // On Bun, the garbage the batch left (parsing, mostly) is collected once it has piled up, and in a
   // thread holding grammars once the process grew (the lexers' compiled code: src/bun-heap.ts).
   const holdsGrammars = runtimeStarted();
@@ -37,7 +42,14 @@ async function runBatch(task: HashExtractTask): Promise<{ results: FileResult[];
   return { results, workMs: performance.now() - started, holdsGrammars };
 }
 
-export default async function hashExtract(task: HashExtractTask): Promise<HashExtractOutput> {
+/** The batch without the items that leave unread. */
+function withoutLeaving(task: PoolHashExtractTask): PoolHashExtractTask {
+  if (!task.leave?.length) return task;
+  const leave = new Set(task.leave);
+  return { ...task, items: task.items.filter((item) => !leave.has(item.id)) };
+}
+
+export default async function hashExtract(task: PoolHashExtractTask): Promise<HashExtractOutput> {
   const output: HashExtractOutput = await runBatch(task);
   const { results } = output;
   // The file texts are moved to the main thread, not copied (Piscina's movable protocol).

@@ -53,8 +53,16 @@ export interface MineHistoryTask {
  * writer holds (stageFrom), and the main thread gets only their summaries. The results cross
  * one thread boundary instead of two, and the main thread never clones a file's text.
  */
-export interface HashExtractDeliverTask extends HashExtractTask {
+export interface HashExtractDeliverTask extends PoolHashExtractTask {
   deliverTo: MessagePort;
+}
+
+/**
+ * A batch as the pool hands it to its thread: `leave` names items (by id) that git's ignore
+ * rules now cover; they leave the map unread (src/pool/leaving-paths.ts).
+ */
+export interface PoolHashExtractTask extends HashExtractTask {
+  leave?: number[];
 }
 
 /** What the main thread keeps of one delivered result: enough to count, bound and report it. */

@@ -24,6 +24,7 @@ import { parseDiffNameStatus, parseLsFiles, parseStatusV2 } from './git-status-p
 import { runGit, runGitOk, type GitOutput, type RunGitOptions } from './run-git.js';
 import { makeSkipFilter } from './skip-dirs.js';
 import { loadGardenerIgnore } from './gardener-ignore.js';
+import { ignoredByGit } from './git-ignored.js';
 import { isSafeRelPath, statPaths } from './stat-paths.js';
 import { useStatusIndex, type StatusIndexUse } from './status-index.js';
 import type { DetectFallback, DetectRequest, DetectResult } from './types.js';
@@ -137,6 +138,8 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
   const keep = (rel: string): boolean => isSafeRelPath(rel) && !isSkipped(rel) && !rules.ignores(rel);
   const candidates = new Set<string>();
   const dirty = new Set<string>();
+  /** Paths git lists now (status, ls-files): never ignored. The other candidates may have become so. */
+  const listed = new Set<string>();
 
   const status = parseStatusV2(statusOut.stdout);
   for (const fromTop of [...status.changed, ...status.deleted, ...status.renamedFrom]) {
@@ -145,9 +148,14 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
     if (!keep(rel)) continue;
     candidates.add(rel);
     dirty.add(rel);
+    listed.add(rel);
   }
   if (listOut) {
-    for (const rel of parseLsFiles(listOut.stdout)) if (keep(rel)) candidates.add(rel);
+    for (const rel of parseLsFiles(listOut.stdout)) {
+      if (!keep(rel)) continue;
+      candidates.add(rel);
+      listed.add(rel);
+    }
   }
   if (diffOut) {
     const diff = parseDiffNameStatus(diffOut.stdout);
@@ -155,8 +163,17 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
   }
   for (const rel of req.recheck) if (keep(rel)) candidates.add(rel);
 
-  const entries = await statPaths(req.root, [...candidates].sort(), signal);
+  // What git stopped listing (a dirty path that is not any more, a path a commit touched) may
+  // have become ignored: git-ignored.ts. Such a path leaves the map like a deleted one.
+  const unlisted = [...candidates].filter((rel) => !listed.has(rel));
+  const ignored = await timed(ignoredByGit(unlisted, opts));
+  const entries = await statPaths(req.root, [...candidates].filter((rel) => !ignored.has(rel)).sort(), signal);
+  if (ignored.size > 0) {
+    for (const rel of ignored) entries.push({ path: rel, size: 0, mtimeMs: 0, deleted: true });
+    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   return {
+    ignored: [...ignored].sort(),
     backend: 'git',
     head,
     inventory,

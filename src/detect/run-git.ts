@@ -38,6 +38,8 @@ export interface RunGitOptions {
   signal?: AbortSignal;
   /** Set on top of the usual git environment (status-index.ts: the detector's own index copy). */
   env?: Readonly<Record<string, string>>;
+  /** Bytes written to git's stdin, which is then closed (`check-ignore --stdin`). @default none (stdin ignored) */
+  input?: Buffer;
 }
 
 export interface GitOutput {
@@ -64,7 +66,7 @@ export function isGitMissing(err: unknown): boolean {
  * or outlives `gitTimeoutMs`, and with AbortedError when `signal` aborts.
  */
 export function runGit(args: readonly string[], options: RunGitOptions): Promise<GitOutput> {
-  const { cwd, gitBinary = 'git', gitTimeoutMs = GIT_COMMAND_TIMEOUT_MS, signal, env } = options;
+  const { cwd, gitBinary = 'git', gitTimeoutMs = GIT_COMMAND_TIMEOUT_MS, signal, env, input } = options;
   const what = `git ${args[0] ?? ''}`.trim();
   return new Promise<GitOutput>((resolve, reject) => {
     if (signal?.aborted) {
@@ -102,9 +104,14 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
     try {
       child = spawn(gitBinary, ['-C', cwd, '-c', 'core.quotePath=false', ...args], {
         env: env ? { ...gitEnv(), ...env } : gitEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
         windowsHide: true,
       });
+      if (input) {
+        // A git that exits before reading it all (EPIPE) answers by its exit code, as ever.
+        child.stdin!.on('error', () => {});
+        child.stdin!.end(input);
+      }
     } catch (cause) {
       reject(new GitError(`cannot run ${gitBinary}: ${(cause as Error).message}`, { cause }));
       return;

@@ -76,4 +76,10 @@ export interface DetectResult {
   unreadable?: string[];
   /** The fingerprint of the `.gardenerignore` rules this detection applied; null (or absent) when none. */
   ignoreFingerprint?: string | null;
+  /**
+   * Paths git's ignore rules cover now that were candidates (dirty at the last look, or touched
+   * by a commit) and still exist: they are in `entries` as deleted, and must leave the map
+   * without being read again (the pool tells the hash+extract batch: src/pool/leaving-paths.ts).
+   */
+  ignored?: string[];
 }

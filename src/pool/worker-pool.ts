@@ -18,7 +18,8 @@ import { AbortedError, InvalidArgumentError, WorkerCrashedError, WorkerTimeoutEr
 import { realTimers, type Timers } from '../timers.js';
 import { errorFromWire, isErrorWire } from './error-wire.js';
 import { requestGate, type RequestGate } from './request-gate.js';
-import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type MineHistoryTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
+import { LeavingPaths } from './leaving-paths.js';
+import { DETECT_TASK_TIMEOUT_MS, type DetectRequest, type DetectResult, type DetectTask, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type HashExtractTask, type PoolHashExtractTask, type MineHistoryTask, type ResolveCommitTask, type ThreadHeap } from '../../workers/types.js';
 import type { MineRequest, MineOutcome } from '../history/types.js';
 
 /**
@@ -83,6 +84,8 @@ export class WorkerPool {
   #holdsGrammars = false;
   #release: unknown;
   #gate: RequestGate;
+  /** Paths detection found git-ignored, until a batch takes them out unread (leaving-paths.ts). */
+  #leaving = new LeavingPaths();
 
   constructor(options: WorkerPoolOptions = {}) {
     const n = options.maxThreads ?? DEFAULT_POOL_THREADS;
@@ -100,8 +103,10 @@ export class WorkerPool {
   }
 
   /** Detects the changes of one root; `signal` kills its git (in the worker) and rejects with AbortedError. */
-  detect(request: DetectRequest, signal?: AbortSignal): Promise<DetectResult> {
-    return this.#runCancellable<DetectTask, DetectResult>('detect', 'default', (abort) => ({ request, abort }), signal);
+  async detect(request: DetectRequest, signal?: AbortSignal): Promise<DetectResult> {
+    const result = await this.#runCancellable<DetectTask, DetectResult>('detect', 'default', (abort) => ({ request, abort }), signal);
+    this.#leaving.record(request.root, result);
+    return result;
   }
 
   /** The commit `ref` names in the work tree `root`, or null; its git runs in the pool, under `signal`. */
@@ -115,7 +120,7 @@ export class WorkerPool {
   }
 
   async hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
-    const out = await this.#run<HashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', { ...task, gate: this.#gate.view }, [], signal);
+    const out = await this.#run<PoolHashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', { ...task, gate: this.#gate.view, leave: this.#leaving.take(task) }, [], signal);
     if (out.holdsGrammars && !this.#holdsGrammars) {
       this.#holdsGrammars = true;
       this.#armRelease();
@@ -129,7 +134,7 @@ export class WorkerPool {
    * and definitions never cross the main thread. The results are on the port before it answers.
    */
   async hashExtractTo(task: HashExtractTask, deliverTo: MessagePort, signal?: AbortSignal): Promise<HashExtractDelivered> {
-    const out = await this.#run<HashExtractDeliverTask, HashExtractDelivered>('hash-extract', HASH_FILE, 'deliver', { ...task, gate: this.#gate.view, deliverTo }, [deliverTo], signal);
+    const out = await this.#run<HashExtractDeliverTask, HashExtractDelivered>('hash-extract', HASH_FILE, 'deliver', { ...task, gate: this.#gate.view, leave: this.#leaving.take(task), deliverTo }, [deliverTo], signal);
     if (out.holdsGrammars && !this.#holdsGrammars) {
       this.#holdsGrammars = true;
       this.#armRelease();
