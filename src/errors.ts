@@ -350,6 +350,24 @@ export class OwnerUnresponsiveError extends GardenerError {
   }
 }
 
+/**
+ * `gardener mcp` found this home's owner lock held by a live process that did not answer on its
+ * socket within the proxy's wait (PROXY_OWNER_WAIT_MS): it neither proxied nor served
+ * in-process beside a live owner (src/owner/dial-live-owner.ts).
+ */
+export class OwnerNotAnsweringError extends GardenerError {
+  static readonly code = 'GDN_OWNER_NOT_ANSWERING';
+  constructor(pid: number | null, home: string, waitedMs: number, why: string) {
+    super(
+      OwnerNotAnsweringError.code,
+      `an owner (pid ${pid ?? 'unknown'}) holds this home (${home}) but did not answer within ${waitedMs} ms (${why}); ` +
+        `this session was not served in-process beside it. Reconnect when it answers, raise GARDENER_PROXY_OWNER_WAIT_MS, ` +
+        `or stop it (kill ${pid ?? '<pid>'})`,
+    );
+    this.name = 'OwnerNotAnsweringError';
+  }
+}
+
 /** A host's config file that Gardener will not edit (not plain JSON or TOML, unreadable). */
 export class HostConfigError extends GardenerError {
   readonly file: string;

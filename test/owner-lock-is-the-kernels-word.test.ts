@@ -70,3 +70,27 @@ for (const [name, runtime] of RUNTIMES) {
     }
   });
 }
+
+test('a client asks whether the lock is held without taking it: the kernel table (with the pid) and SQLite agree, and both see it freed by SIGKILL', async () => {
+  const { ownerLockHolder, sqliteSaysHeld } = await import('../src/owner/dial-lock.js');
+  const dir = await makeTempDir('gardener-lock-');
+  const file = join(dir.dir, 'owner.lock');
+  try {
+    assert.deepEqual(await ownerLockHolder(file), { held: false, pid: null }, 'no lock file: nobody');
+    const h = await holder(process.execPath, file, true);
+    assert.equal(h.line, 'held');
+    const seen = await ownerLockHolder(file);
+    assert.equal(seen.held, true);
+    if (process.platform === 'linux') assert.equal(seen.pid, h.p.pid, '/proc/locks names the holder');
+    assert.equal(await sqliteSaysHeld(file), true);
+    h.p.kill('SIGKILL');
+    await new Promise((r) => h.p.once('exit', r));
+    assert.deepEqual(await ownerLockHolder(file), { held: false, pid: null });
+    assert.equal(await sqliteSaysHeld(file), false);
+    const mine = OwnerLock.take(file);
+    assert.ok(mine, 'asking never kept the lock from its next taker');
+    mine.release();
+  } finally {
+    await dir.cleanup();
+  }
+});

@@ -25,6 +25,11 @@ function tokenMissing(file: string): boolean {
   }
 }
 
+/** False when no owner ever started in this home (every owner makes the token first). */
+export function ownerEverRan(home: string): boolean {
+  return !tokenMissing(tokenFileOf(home));
+}
+
 export async function dialOwnerOf(home: string, hello: ClientHello, timeoutMs: number): Promise<(Dialed & { socketPath: string }) | DialFailure> {
   // No token: no owner ever started here (every owner makes one). Said before the dial's
   // modules load, so the first frame of such a home pays nothing for them.

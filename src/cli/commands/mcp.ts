@@ -1,21 +1,26 @@
 /**
  * `gardener mcp [--root DIR]`: MCP over stdio for an agent host.
  *
- * When an owner (`gardener serve`) of the same version answers on this home's socket within
- * PROXY_DIAL_MS, and proves it is this home's owner (owner/verify-owner.ts: the socket's place
- * and a proof keyed by the home's token, checked before the session folder is sent), this
- * process only pipes lines between stdio and the owner (it never loads the SDK, zod, SQLite or
- * a worker, unless the owner goes away and it falls back). Otherwise — no owner, no verified
- * owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process. Either way it says
- * which on stderr.
+ * When an owner (`gardener serve`) of the same version answers on this home's socket, and
+ * proves it is this home's owner (owner/verify-owner.ts: the socket's place and a proof keyed
+ * by the home's token, checked before the session folder is sent), this process only pipes
+ * lines between stdio and the owner (it never loads the SDK, zod, SQLite or a worker, unless
+ * the owner goes away and it falls back). An owner that holds the home's lock but has not
+ * answered within PROXY_DIAL_MS is alive, and is waited for (owner/dial-live-owner.ts); one
+ * that never answers ends this process with GDN_OWNER_NOT_ANSWERING. Otherwise — no owner, no
+ * verified owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process. Either way
+ * it says which on stderr.
  */
 import { checkFolder } from '../../brain/folders.js';
 import { resolveHome } from '../../brain/home.js';
-import { dialOwnerOf } from '../../owner/dial-home.js';
+import { dialLiveOwner, PROXY_OWNER_WAIT_ENV, PROXY_OWNER_WAIT_MS } from '../../owner/dial-live-owner.js';
 import { msFromEnv } from '../../timers.js';
 import { VERSION } from '../../version.js';
 
-/** Bound on reaching the owner, in ms: a live owner answers in a few; no owner costs this once. */
+/**
+ * Bound on the first dial, in ms: a live owner answers in a few; no owner costs this once. A
+ * live owner that answers later is still used (owner/dial-live-owner.ts).
+ */
 export const PROXY_DIAL_MS = 100;
 /** Sets the dial bound in ms (a heavily loaded machine, or tests that must know where a session lives). */
 export const PROXY_DIAL_ENV = 'GARDENER_PROXY_DIAL_MS';
@@ -27,7 +32,16 @@ export async function mcp(opts: { root?: string }): Promise<void> {
   let why = 'GARDENER_NO_OWNER=1';
   if (process.env.GARDENER_NO_OWNER !== '1') {
     const hello = { gardener: VERSION, op: 'mcp' as const, folder, pid: process.pid, host_pid: process.ppid };
-    const dialed = await dialOwnerOf(resolveHome(), hello, msFromEnv(PROXY_DIAL_ENV, PROXY_DIAL_MS, 1, say));
+    const home = resolveHome();
+    const dialed = await dialLiveOwner(home, hello, {
+      dialMs: msFromEnv(PROXY_DIAL_ENV, PROXY_DIAL_MS, 1, say),
+      waitMs: msFromEnv(PROXY_OWNER_WAIT_ENV, PROXY_OWNER_WAIT_MS, 1, say),
+      log: say,
+    });
+    if (!dialed.socket && dialed.silent) {
+      const { OwnerNotAnsweringError } = await import('../../errors.js');
+      throw new OwnerNotAnsweringError(dialed.silent.pid, home, dialed.silent.waitedMs, dialed.why);
+    }
     if (dialed.socket && dialed.reply.ok && dialed.reply.gardener === VERSION) {
       say(`proxying to the owner (pid ${dialed.reply.pid}, ${dialed.socketPath})`);
       const { runProxy } = await import('../../transports/proxy/mcp-proxy.js');
