@@ -5,13 +5,15 @@
  * "the detect worker stopped unexpectedly".
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { GitError, InvalidArgumentError } from '../src/errors.js';
+import { GardenerIgnoreUnreadableError, GitError, InvalidArgumentError } from '../src/errors.js';
+import { errorFromWire, errorToWire, isErrorWire } from '../src/pool/error-wire.js';
 import { WorkerPool } from '../src/pool/worker-pool.js';
 import type { DetectRequest } from '../src/detect/index.js';
-import { makeGitRepo } from './helpers/git-repo.js';
+import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 
 describe('errors from pool threads keep their class', () => {
   const pool = new WorkerPool({ maxThreads: 1 });
@@ -41,5 +43,43 @@ describe('errors from pool threads keep their class', () => {
       assert.match(err.message, /request\.backend/);
       return true;
     });
+  });
+
+  it('a hash+extract batch that fails keeps its code too (a folder named .gardenerignore), both entries', async () => {
+    const dir = await makeTempDir('gardener-pool-errors-');
+    try {
+      mkdirSync(join(dir.dir, '.gardenerignore'));
+      writeFileSync(join(dir.dir, 'a.ts'), 'export const a = 1;\n');
+      const task = { roots: { 1: dir.dir }, items: [{ id: 1, rootId: 1, path: 'a.ts', knownHash: null }], maxIndexBytes: 1 << 20 };
+      const keeps = (err: unknown) => {
+        assert.ok(err instanceof GardenerIgnoreUnreadableError, `expected a GardenerIgnoreUnreadableError, got ${String(err)}`);
+        assert.equal(err.code, 'GDN_IGNORE_UNREADABLE');
+        return true;
+      };
+      await assert.rejects(pool.hashExtract(task), keeps);
+      const { port1, port2 } = new MessageChannel();
+      try {
+        await assert.rejects(pool.hashExtractTo(task, port2), keeps);
+      } finally {
+        port1.close();
+      }
+    } finally {
+      await dir.cleanup();
+    }
+  });
+});
+
+describe('the error wire', () => {
+  it('keeps a system error\'s code, errno, syscall and path across a structured clone', () => {
+    const sys = Object.assign(new Error('ENOENT: no such file or directory, open \'/x\''), { code: 'ENOENT', errno: -2, syscall: 'open', path: '/x' });
+    const wire = structuredClone(errorToWire(sys));
+    assert.ok(isErrorWire(wire));
+    const back = errorFromWire(wire) as Error & { code?: string; errno?: number; syscall?: string; path?: string };
+    assert.ok(back instanceof Error);
+    assert.equal(back.code, 'ENOENT');
+    assert.equal(back.errno, -2);
+    assert.equal(back.syscall, 'open');
+    assert.equal(back.path, '/x');
+    assert.equal(back.message, sys.message);
   });
 });

@@ -9,7 +9,8 @@
  *
  * Stateless but for the tree-sitter grammars it loads lazily, once per thread, for the languages
  * its batches hold (src/ingest/tree-sitter/): it may touch only the files of the batch it is
- * handed; no store, no git.
+ * handed; no store, no git. A Gardener error (or a coded one) leaves as data and is itself
+ * again in the caller (src/pool/error-wire.ts).
  */
 import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
@@ -22,6 +23,7 @@ import { collectIfGrown } from '../src/bun-heap.js';
 keepHeapsSmall();
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
 import { giveWay } from '../src/pool/request-gate.js';
+import { throwsWhole } from '../src/pool/error-wire.js';
 
 // A pool thread works below the main thread's priority (src/pool/thread-priority.ts).
 yieldToMainThread();
@@ -49,7 +51,7 @@ function withoutLeaving(task: PoolHashExtractTask): PoolHashExtractTask {
   return { ...task, items: task.items.filter((item) => !leave.has(item.id)) };
 }
 
-export default async function hashExtract(task: PoolHashExtractTask): Promise<HashExtractOutput> {
+export default throwsWhole(async function hashExtract(task: PoolHashExtractTask): Promise<HashExtractOutput> {
   const output: HashExtractOutput = await runBatch(task);
   const { results } = output;
   // The file texts are moved to the main thread, not copied (Piscina's movable protocol).
@@ -61,18 +63,18 @@ export default async function hashExtract(task: PoolHashExtractTask): Promise<Ha
       return output;
     },
   } as never) as unknown as HashExtractOutput;
-}
+});
 
 /**
  * A drain's batch: the results (texts moved, not copied) go straight to the store writer on
  * `task.deliverTo`, posted before this task answers; the main thread gets their summaries.
  */
-export async function deliver(task: HashExtractDeliverTask): Promise<HashExtractDelivered> {
+export const deliver = throwsWhole(async (task: HashExtractDeliverTask): Promise<HashExtractDelivered> => {
   const { deliverTo, ...batch } = task;
   const { results, workMs, holdsGrammars } = await runBatch(batch);
   deliverTo.postMessage(results, textBuffers(results));
   return { summaries: results.map(summarize), workMs, holdsGrammars };
-}
+});
 
 /**
  * This thread's heap, for the bench's memory breakdown (bench/memory-breakdown.ts). On Bun the

@@ -20,8 +20,8 @@ export const GIT_COMMAND_TIMEOUT_MS = 30_000;
 
 /**
  * After a SIGKILL, how long the answer waits for the child's exit (it takes milliseconds), in
- * ms: a git killed but not yet reaped would stay a zombie in a pool thread that goes idle in
- * Atomics.wait right after answering, so the answer comes once git is gone (or past this).
+ * ms, so the answer comes once git is gone (or past this). One that exits later still is
+ * reaped at once: an idle pool thread keeps its event loop running (POOL_ATOMICS, pool/).
  */
 const REAP_WAIT_MS = 2_000;
 

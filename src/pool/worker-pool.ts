@@ -59,6 +59,27 @@ export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGener
  */
 export const GRAMMAR_RELEASE_IDLE_MS = 60_000;
 
+/**
+ * How an idle pool thread waits for its next task (Piscina's `atomics`): on its event loop, as
+ * any thread does, not blocked in Atomics.wait (Piscina's default, 'sync'). A blocked loop reads
+ * nothing, so a child that exits after its task answered (a git killed past its reap bound, a
+ * grandchild's pipe held open) stayed a zombie of this process until the next task woke the
+ * thread, and for ever if the thread was ended first. The cost is one message event per task,
+ * microseconds against tasks of milliseconds.
+ */
+export const POOL_ATOMICS = 'disabled' as const;
+
+/** The Piscina options of the pool's threads, but the task file (tests build a pool of their own with them). */
+export function piscinaOptions(maxThreads: number) {
+  return {
+    maxThreads,
+    minThreads: Math.min(maxThreads, 2),
+    idleTimeout: 30_000,
+    resourceLimits: WORKER_RESOURCE_LIMITS,
+    atomics: POOL_ATOMICS,
+  };
+}
+
 export interface WorkerPoolOptions {
   /** Most pool threads. @default DEFAULT_POOL_THREADS */
   maxThreads?: number;
@@ -179,10 +200,7 @@ export class WorkerPool {
 
   #ensure(): Piscina {
     this.#pool ??= new Piscina({
-      maxThreads: this.maxThreads,
-      minThreads: Math.min(this.maxThreads, 2),
-      idleTimeout: 30_000,
-      resourceLimits: WORKER_RESOURCE_LIMITS,
+      ...piscinaOptions(this.maxThreads),
       // Loaded as each thread starts, so the thread sets the heap flags again at once (src/heap-growth.ts).
       filename: HASH_FILE,
     });
