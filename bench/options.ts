@@ -23,7 +23,18 @@ export interface BenchOptions {
   largeRepo: boolean;
   /** An absolute folder where generated repositories are kept and reused between runs; null: none. @default null */
   repoCache: string | null;
+  /**
+   * Everything (`--full`, what `npm run bench:doc` runs): the watcher, the owner, refs and
+   * impact, the references' cost, the tree-sitter burst at full size and every part `runs`
+   * times. Without it, the quick bench (`npm start`): the bursts, the idle tick, a smaller
+   * tree-sitter burst, the skeleton, memory, MCP initialize and seek, each judged the same way,
+   * within QUICK_BENCH_BUDGET_S on a slow 2-core machine. @default false
+   */
+  full: boolean;
 }
+
+/** What the quick bench must take at most on a slow 2-core machine, in s (issue 31: `npm start` within 2 minutes). */
+export const QUICK_BENCH_BUDGET_S = 120;
 
 export interface RawBenchOptions {
   sizes?: unknown;
@@ -33,6 +44,7 @@ export interface RawBenchOptions {
   mcp?: unknown;
   largeRepo?: unknown;
   repoCache?: unknown;
+  full?: unknown;
 }
 
 function describe(value: unknown): string {
@@ -80,5 +92,7 @@ export function parseBenchOptions(raw: RawBenchOptions): BenchOptions {
     throw new InvalidArgumentError(`--repo-cache must be a folder, got ${describe(cache)}`);
   }
   const repoCache = cache === null ? null : resolve(cache);
-  return Object.freeze({ sizes: Object.freeze(sizes), baseFiles, runs, mcp, largeRepo, repoCache });
+  const full = raw.full ?? false;
+  if (typeof full !== 'boolean') throw new InvalidArgumentError(`--full takes no value, got ${describe(full)}`);
+  return Object.freeze({ sizes: Object.freeze(sizes), baseFiles, runs, mcp, largeRepo, repoCache, full });
 }

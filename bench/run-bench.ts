@@ -4,6 +4,10 @@
  * and a warm pool, then the bursts, the idle tick, the MCP part (cold `initialize`, server-side
  * `seek`; see mcp-latency.ts) and the process's peak RSS. The folder is
  * removed in `finally`, and on SIGINT/SIGTERM before the process exits.
+ *
+ * Without `--full` it is the quick bench (`npm start`): everything that is judged by a ratio to
+ * this run's floors, once each but the bursts and the idle tick; the watcher, the owner,
+ * refs/impact and the references' cost are the full bench's (`npm run bench:doc`).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, platform, arch, release, totalmem } from 'node:os';
@@ -15,6 +19,8 @@ import { BENCH_SEED } from './fixtures/make-repo.js';
 import { makeRepoInChild } from './fixtures/make-repo-child.js';
 import { FloorMeter } from './floor.js';
 import { measureMcp, type McpResult } from './mcp-latency.js';
+import { measureInitialize } from './mcp-initialize.js';
+import { measureSeek } from './seek-latency.js';
 import { StageClock } from './stage-clock.js';
 import type { BenchOptions } from './options.js';
 import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
@@ -27,6 +33,14 @@ import { benchTempFolder } from './temp-folder.js';
 
 /** The burst the references' cost is measured on (issue 16: the 1000-file burst). */
 const REFERENCES_COST_BURST_FILES = 1000;
+
+/**
+ * The quick bench's tree-sitter burst, in files: enough to load the four grammars in the pool
+ * thread (the memory figures count them) at a fifth of the full burst's minute on a slow machine.
+ */
+const QUICK_TREE_SITTER_FILES = 200;
+/** Why a part is not in the quick bench, as the JSON's `not_measured` and the log say it. */
+const NOT_QUICK = 'not in the quick bench (gardener bench --full, npm run bench:doc)';
 
 /** Saves timed for the watcher's latency: 50 in a full run, fewer in a one-run smoke. */
 const WATCH_SAVES_FULL = 50;
@@ -136,29 +150,39 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const rssAfterIngestMb = peakRssMb();
 
     const ctx = { brain, repo, floor: await FloorMeter.create(), clock: new StageClock(brain), log };
+    const full = options.full;
+    // The quick bench runs the bursts and the idle tick `runs` times (they are what is judged,
+    // and cheap), and the slow parts once.
+    const slowRuns = full ? options.runs : 1;
     await warmUp(ctx, options.baseFiles);
     const bursts = await measureBursts(ctx, options.sizes, options.runs);
-    const treeSitter = await measureTreeSitterBurst(ctx, Math.min(TREE_SITTER_BURST_FILES, Math.max(...options.sizes)), options.runs);
+    const treeSitter = await measureTreeSitterBurst(ctx, Math.min(full ? TREE_SITTER_BURST_FILES : QUICK_TREE_SITTER_FILES, Math.max(...options.sizes)), slowRuns);
     const idle = await measureIdle(ctx, options.runs);
-    const skeleton = await measureSkeleton(ctx, Math.min(RECONCILE_BURST_FILES, Math.floor(options.baseFiles / 2)), options.runs);
+    const skeleton = await measureSkeleton(ctx, Math.min(RECONCILE_BURST_FILES, Math.floor(options.baseFiles / 2)), slowRuns);
     // Taken before the watcher and MCP parts: the bursts' peak means the same with or without them.
     const peakBeforeMcpMb = peakRssMb();
     const memory = await measureMemoryBreakdown(brains, brain);
     let watch: WatchBenchResult | null = null;
-    try {
-      watch = await measureWatch(ctx, parent, options.runs >= 3 ? WATCH_SAVES_FULL : WATCH_SAVES_SMOKE);
-    } catch (err) {
-      log(`watch not measured: ${(err as Error).message}`);
+    if (!full) log(`watch: ${NOT_QUICK}`);
+    else {
+      try {
+        watch = await measureWatch(ctx, parent, options.runs >= 3 ? WATCH_SAVES_FULL : WATCH_SAVES_SMOKE);
+      } catch (err) {
+        log(`watch not measured: ${(err as Error).message}`);
+      }
     }
-    const mcp = options.mcp ? await measureMcp(ctx, brains, parent) : null;
+    const mcp = !options.mcp ? null : full ? await measureMcp(ctx, brains, parent) : await measureQuickMcp(ctx, brains, parent);
     const peakAfterMcpMb = mcp ? peakRssMb() : null;
     // Last: two more brains of the same repository, whose memory must not count above.
     let referencesCost: ReferencesCost | null = null;
-    try {
-      const size = Math.min(REFERENCES_COST_BURST_FILES, Math.floor(options.baseFiles / 2));
-      referencesCost = await measureReferencesCost(parent, repo, size, options.runs, log);
-    } catch (err) {
-      log(`references cost not measured: ${(err as Error).message}`);
+    if (!full) log(`references cost: ${NOT_QUICK}`);
+    else {
+      try {
+        const size = Math.min(REFERENCES_COST_BURST_FILES, Math.floor(options.baseFiles / 2));
+        referencesCost = await measureReferencesCost(parent, repo, size, options.runs, log);
+      } catch (err) {
+        log(`references cost not measured: ${(err as Error).message}`);
+      }
     }
     return {
       date: new Date().toISOString(),
@@ -185,4 +209,31 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       temp.remove();
     }
   }
+}
+
+/**
+ * The quick bench's MCP part: cold `initialize` (its ratio to a minimal SDK server is judged)
+ * and server-side `seek` idle and during drains (its two ratios are judged). refs/impact and the
+ * owner (a minute of idle CPU among them) are the full bench's.
+ */
+async function measureQuickMcp(ctx: Parameters<typeof measureMcp>[0], brains: Brains, tempDir: string): Promise<McpResult> {
+  const notMeasured = [`refs: ${NOT_QUICK}`, `owner: ${NOT_QUICK}`];
+  const t0 = performance.now();
+  ctx.log('MCP (quick): cold initialize against a minimal SDK stdio server, then server-side seek');
+  let initialize: McpResult['initialize'] = null;
+  let seek: McpResult['seek'] = null;
+  try {
+    initialize = await measureInitialize({ dir: join(tempDir, 'mcp'), repoDir: ctx.repo.dir, home: brains.home, log: ctx.log });
+  } catch (err) {
+    notMeasured.push(`initialize: ${(err as Error).message}`);
+    ctx.log(`initialize not measured: ${(err as Error).message}`);
+  }
+  try {
+    seek = await measureSeek(ctx, brains);
+  } catch (err) {
+    notMeasured.push(`seek: ${(err as Error).message}`);
+    ctx.log(`seek not measured: ${(err as Error).message}`);
+  }
+  ctx.log(`MCP part took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return { initialize, seek, refs: null, owner: null, notMeasured };
 }

@@ -51,7 +51,7 @@ describe('gardener bench --json', () => {
       const tmp = join(sandbox, 'tmp');
       const home = join(sandbox, 'home-never-created');
       mkdirSync(tmp);
-      const r = runCli(['bench', '--sizes', '10', '--base-files', '200', '--runs', '1', '--json'], {
+      const r = runCli(['bench', '--full', '--sizes', '10', '--base-files', '200', '--runs', '1', '--json'], {
         ...process.env,
         TMPDIR: tmp,
         GARDENER_HOME: home,
@@ -114,7 +114,8 @@ describe('gardener bench --json', () => {
       assert.match(machine.sqlite_driver, /^(node:sqlite|bun:sqlite|better-sqlite3)$/, 'the bench names its SQLite driver');
       assert.match(machine.sqlite_version, /^3\.\d+\.\d+$/);
       assert.ok(isNumber(out.idle_tick_ms) && isNumber(out.git_status_ms));
-      for (const t of out.targets as { status: string }[]) assert.ok(['met', 'missed', 'not measured'].includes(t.status));
+      for (const t of out.targets as { status: string }[]) assert.ok(['met', 'missed', 'not measured', 'information'].includes(t.status));
+      assert.equal(out.mode, 'full');
 
       const mcp = out.mcp as Record<string, unknown>;
       assert.ok(mcp && typeof mcp === 'object', 'the MCP part runs unless --no-mcp');

@@ -115,7 +115,10 @@ export interface BenchTarget {
   limit: number;
   value: number | null;
   unit: 'ms' | 'x' | 'MB';
-  status: 'met' | 'missed' | 'not measured';
+  /** `information`: an absolute time, shown against a limit set on another machine (`set_on`), never met or missed (judge.ts). */
+  status: 'met' | 'missed' | 'not measured' | 'information';
+  /** For `information`: the machine the limit was set on. */
+  set_on?: string;
 }
 
 /** Each thread's heap (physical, and used of it) and external memory (WebAssembly), in MB. */
@@ -134,6 +137,8 @@ export interface MemoryJson {
 }
 
 export interface BenchJson {
+  /** `quick` (`gardener bench`, `npm start`) or `full` (`--full`, `npm run bench:doc`); absent in runs from before the quick bench. */
+  mode?: 'quick' | 'full';
   /** Medians over the runs of each size. */
   runs: BenchJsonRun[];
   peak_rss_mb: number;
@@ -315,6 +320,7 @@ export function toJson(result: BenchResult): BenchJson {
     };
   });
   const json: Omit<BenchJson, 'targets'> = {
+    mode: result.options.full ? 'full' : 'quick',
     runs,
     peak_rss_mb: r1(result.peakRssMb),
     reference: REFERENCE,

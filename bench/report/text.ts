@@ -4,7 +4,7 @@
  */
 import { REFERENCE, REFERENCE_BURSTS } from '../reference.js';
 import { PLAIN } from './number-format.js';
-import type { BenchJson } from './shape.js';
+import type { BenchJson, BenchTarget } from './shape.js';
 
 const { fmt, fmtMs, valueText } = PLAIN;
 
@@ -154,7 +154,11 @@ export function formatText(json: BenchJson): string[] {
   }
   lines.push(...mcpLines(json));
   lines.push('');
-  lines.push('targets:');
-  for (const t of json.targets) lines.push(`  ${t.status === 'met' ? 'met   ' : t.status === 'missed' ? 'MISSED' : 'n/a   '}  ${t.target}: ${valueText(t)}`);
+  lines.push('targets (ratios to this run\'s floors, and memory, decide; "info" is an absolute time, whose limit was set on another machine):');
+  const mark = (t: BenchTarget) => (t.status === 'met' ? 'met   ' : t.status === 'missed' ? 'MISSED' : t.status === 'information' ? 'info  ' : 'n/a   ');
+  for (const t of json.targets) lines.push(`  ${mark(t)}  ${t.target}: ${valueText(t)}`);
+  const setOn = json.targets.find((t) => t.set_on)?.set_on;
+  if (setOn) lines.push(`  (the "info" limits were set on ${setOn})`);
+  if (json.mode === 'quick') lines.push('', 'This was the quick bench (`npm start`); `gardener bench --full` or `npm run bench:doc` measures the watcher, the owner, refs/impact and the references\' cost too.');
   return lines;
 }

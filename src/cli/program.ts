@@ -178,6 +178,7 @@ program
   .option('--sizes <list>', 'burst sizes, comma-separated', '10,100,1000')
   .option('--base-files <n>', 'files in the base repository', '5000')
   .option('--runs <n>', 'runs per size (medians are reported)', '3')
+  .option('--full', 'the full bench (what docs/benchmarks.md shows): also the watcher, the owner, refs/impact and the references\' cost; without it, the quick bench')
   .option('--no-mcp', 'skip MCP cold initialize and server-side seek latency')
   .option('--large-repo', 'the large-repository case instead: init, idle tick, a 1000-file burst and the watcher at --base-files, beside 5000 files (not for CI)')
   .option('--repo-cache <dir>', 'keep the generated repositories in this folder and reuse them on the next run')
