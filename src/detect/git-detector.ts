@@ -165,12 +165,17 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
 
   // What git stopped listing (a dirty path that is not any more, a path a commit touched) may
   // have become ignored: git-ignored.ts. Such a path leaves the map like a deleted one.
-  const unlisted = [...candidates].filter((rel) => !listed.has(rel));
+  // Only a path that is still there is asked about: a gone one leaves the map anyway.
+  const entries = await statPaths(req.root, [...candidates].sort(), signal);
+  const unlisted = entries.filter((e) => !e.deleted && !listed.has(e.path)).map((e) => e.path);
   const ignored = await timed(ignoredByGit(unlisted, opts));
-  const entries = await statPaths(req.root, [...candidates].filter((rel) => !ignored.has(rel)).sort(), signal);
   if (ignored.size > 0) {
-    for (const rel of ignored) entries.push({ path: rel, size: 0, mtimeMs: 0, deleted: true });
-    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const e of entries) {
+      if (!ignored.has(e.path)) continue;
+      e.deleted = true;
+      e.size = 0;
+      e.mtimeMs = 0;
+    }
   }
   return {
     ignored: [...ignored].sort(),
