@@ -7,7 +7,7 @@
  * between two processes. So a dial that found no answer asks the kernel whether a live process
  * holds the owner lock (dial-lock.ts). Nobody holds it: no owner, serve in-process at once.
  * Somebody does: that owner is alive (stopped, busy, starting), so the proxy waits for it, up to
- * PROXY_OWNER_WAIT_MS, dialling again while the lock stays held. An owner that dies meanwhile
+ * PROXY_OWNER_WAIT_MS (8 s), dialling again while the lock stays held. An owner that dies meanwhile
  * frees the lock, and the proxy serves in-process then. One that keeps the lock and never
  * answers ends the proxy with GDN_OWNER_NOT_ANSWERING, naming its pid: two writers on one home
  * is what this rule exists to prevent.
@@ -18,11 +18,12 @@ import type { ClientHello } from '../transports/socket/hello.js';
 import { dialOwnerOf, ownerEverRan, type Dialed, type DialFailure } from './dial-home.js';
 
 /**
- * How long a proxy waits for an owner that holds the home but has not answered, in ms: an
- * owner's start (the lock comes before the socket) or a burst on a loaded 2-core machine takes
- * seconds; a host gives a server about a minute to answer `initialize`.
+ * How long a proxy waits for an owner that holds the home but has not answered, in ms: 80 times
+ * the dial bound, where an owner's start (the lock comes before the socket) takes under a
+ * second; and under the 10 s the least patient host gives a server to start (Codex's default
+ * `startup_timeout_sec`, openai/codex#11851), so the host shows this error, not its own timeout.
  */
-export const PROXY_OWNER_WAIT_MS = 30_000;
+export const PROXY_OWNER_WAIT_MS = 8_000;
 /** Sets PROXY_OWNER_WAIT_MS (tests shorten it). */
 export const PROXY_OWNER_WAIT_ENV = 'GARDENER_PROXY_OWNER_WAIT_MS';
 /**
