@@ -72,10 +72,14 @@ export class SessionFeed {
     this.#detach();
     this.#vigil = vigil;
     this.#alertMark = lastAlertId(brain);
+    // One listener per following session on the process's one vigil (the owner bounds its
+    // sessions): many is the design, not a leak, so Node's 10-listener warning is lifted.
+    vigil.setMaxListeners(0);
     const onTick = (outcome: TickOutcome) => this.#afterTick(brain, outcome);
     const onReconcile = () => this.#afterReconcile(brain);
     vigil.on('tick', onTick);
     const reconciler = this.#session.vigils.reconciler(brain.id);
+    reconciler?.setMaxListeners(0);
     reconciler?.on('reconcile', onReconcile);
     this.#detach = () => {
       vigil.off('tick', onTick);

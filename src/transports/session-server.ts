@@ -66,18 +66,24 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     updated: (uri) => void server.sendResourceUpdated({ uri }).catch(quiet('resource update')),
     resourcesChanged: () => void server.sendResourceListChanged().catch(quiet('resources list_changed')),
   };
-  /** Runs a prompt/resource/completion call in src/mcp/ with the session, its feed following along. */
-  const withMcp = async <T>(run: (session: Session, mcp: typeof import('../mcp/index.js'), feed: import('../mcp/index.js').SessionFeed) => Promise<T> | T): Promise<T> => {
+  /**
+   * Runs a prompt/resource/completion call in src/mcp/ with the session, its feed following the
+   * brain before and after (`follow: false` for the lists that need no brain: no store opens).
+   */
+  const withMcp = async <T>(
+    run: (session: Session, mcp: typeof import('../mcp/index.js'), feed: import('../mcp/index.js').SessionFeed) => Promise<T> | T,
+    { follow = true }: { follow?: boolean } = {},
+  ): Promise<T> => {
     const { session } = await sessionParts();
     const mcp = await import('../mcp/index.js');
     const f = (feed ??= new mcp.SessionFeed(session, sink));
-    f.follow();
+    if (follow) f.follow();
     try {
       return await run(session, mcp, f);
     } catch (err) {
       throw mcp.asProtocolError(err);
     } finally {
-      f.follow();
+      if (follow) f.follow();
     }
   };
   const sessionParts = () =>
@@ -121,12 +127,12 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     return toMcpToolResult(session.toolsByName.get(request.params.name), result);
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => withMcp((_s, mcp) => ({ prompts: mcp.listPrompts() })));
+  server.setRequestHandler(ListPromptsRequestSchema, () => withMcp((_s, mcp) => ({ prompts: mcp.listPrompts() }), { follow: false }));
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
     withMcp((session, mcp) => mcp.getPrompt(session, request.params.name, request.params.arguments ?? {}, extra.signal)),
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => withMcp((session, mcp) => mcp.listResources(session)));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => withMcp((_s, mcp) => ({ resourceTemplates: [...mcp.RESOURCE_TEMPLATES] })));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => withMcp((_s, mcp) => ({ resourceTemplates: [...mcp.RESOURCE_TEMPLATES] }), { follow: false }));
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => withMcp((session, mcp) => mcp.readResource(session, request.params.uri, extra.signal)));
   server.setRequestHandler(SubscribeRequestSchema, (request) => withMcp((_s, _m, f) => (f.subscribe(request.params.uri), {})));
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => withMcp((_s, _m, f) => (f.unsubscribe(request.params.uri), {})));

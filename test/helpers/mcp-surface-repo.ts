@@ -16,8 +16,6 @@ export const FILES: Record<string, string> = {
 
 export const NOTE_TEXT = 'The config is parsed once at startup by parseConfig; never re-read it per request.';
 
-type Waiter<T> = { test: (m: T) => boolean; resolve: (m: T) => void };
-
 export interface SurfaceSession {
   repo: GitRepo;
   home: TempDir;
@@ -28,10 +26,6 @@ export interface SurfaceSession {
   /** Every resources/updated uri seen so far. */
   updates: string[];
   resourceListChanges(): number;
-  /** Resolves at the first log message (already seen or to come) that passes `test`. */
-  nextLog(test: (m: { level: string; data: any }) => boolean): Promise<{ level: string; data: any }>;
-  /** Resolves at the next resources/updated for `uri`. */
-  nextUpdate(uri: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,16 +36,11 @@ export async function openSurface(): Promise<SurfaceSession> {
   const logs: { level: string; data: any }[] = [];
   const updates: string[] = [];
   let listChanges = 0;
-  let logWaiters: Waiter<{ level: string; data: any }>[] = [];
-  let updateWaiters: Waiter<string>[] = [];
   c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-    const m = { level: n.params.level, data: n.params.data };
-    logs.push(m);
-    logWaiters = logWaiters.filter((w) => (w.test(m) ? (w.resolve(m), false) : true));
+    logs.push({ level: n.params.level, data: n.params.data });
   });
   c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
     updates.push(n.params.uri);
-    updateWaiters = updateWaiters.filter((w) => (w.test(n.params.uri) ? (w.resolve(n.params.uri), false) : true));
   });
   c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanges++);
   // The late verbs (changes, for before-commit) arm once the probe sees the new brain.
@@ -69,11 +58,6 @@ export async function openSurface(): Promise<SurfaceSession> {
     logs,
     updates,
     resourceListChanges: () => listChanges,
-    nextLog: (test) => {
-      const seen = logs.find(test);
-      return seen ? Promise.resolve(seen) : new Promise((resolve) => logWaiters.push({ test, resolve }));
-    },
-    nextUpdate: (uri) => new Promise((resolve) => updateWaiters.push({ test: (u) => u === uri, resolve })),
     close: async () => {
       await c.close();
       await repo.cleanup();
