@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, UnknownPromptError } from '../errors.js';
 import type { Session } from '../session/index.js';
-import { askTool, compact, freshnessLine, within, type Answer } from './tool-answers.js';
+import { askTool, compact, freshnessLine, withinKeepingFreshness, type Answer } from './tool-answers.js';
 
 /** Longest prompt text, in characters (about 3k tokens): a start, not a context dump. */
 export const MAX_PROMPT_CHARS = 12_000;
@@ -177,7 +177,7 @@ export function promptNamed(name: string): PromptDef | undefined {
 export async function getPrompt(session: Session, name: string, args: Record<string, string>, signal: AbortSignal) {
   const prompt = promptNamed(name);
   if (!prompt) throw new UnknownPromptError(name, PROMPTS.map((p) => p.name));
-  const text = within(await prompt.build(session, args, signal), MAX_PROMPT_CHARS);
+  const text = withinKeepingFreshness(await prompt.build(session, args, signal), MAX_PROMPT_CHARS);
   return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
 }
 

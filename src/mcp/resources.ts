@@ -13,7 +13,7 @@ import { bootNotes, listRoots, mappedFile, symbolsOf } from '../store/index.js';
 import { isSecretFile, secretFileReason } from '../ingest/secrets/index.js';
 import { freshnessOf } from '../tools/freshness.js';
 import { withMarks } from '../tools/note-marks.js';
-import { askTool, compact, freshnessLine, within } from './tool-answers.js';
+import { askTool, compact, freshnessLine, withinKeepingFreshness } from './tool-answers.js';
 import { skeletonMarkdown } from './skeleton-markdown.js';
 
 export const STATUS_URI = 'gardener://status';
@@ -59,7 +59,7 @@ export const RESOURCE_TEMPLATES = [
 ] as const;
 
 export async function readResource(session: Session, uri: string, signal: AbortSignal): Promise<{ contents: Contents[] }> {
-  const text = (mimeType: string, body: string) => ({ contents: [{ uri, mimeType, text: within(body, MAX_RESOURCE_CHARS) }] });
+  const text = (mimeType: string, body: string) => ({ contents: [{ uri, mimeType, text: withinKeepingFreshness(body, MAX_RESOURCE_CHARS) }] });
   if (uri === STATUS_URI) return text('application/json', compact(await status(session, signal)));
   if (uri === SKELETON_URI) {
     const view = await askTool(session, 'skeleton', { which: 'auto' }, signal);

@@ -44,5 +44,19 @@ export function within(text: string, max: number): string {
   return text.slice(0, cut > room / 2 ? cut : room) + marker;
 }
 
+/**
+ * `text` within `max` characters, its last line kept whole when it is the freshness line: a cut
+ * takes from the body, never the line that says how far to trust it.
+ */
+export function withinKeepingFreshness(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = text.endsWith('\n') ? '\n' : '';
+  const body = text.slice(0, text.length - end.length);
+  const nl = body.lastIndexOf('\n');
+  const last = body.slice(nl + 1);
+  if (nl < 0 || !last.startsWith('Freshness:')) return within(text, max);
+  return `${within(body.slice(0, nl), max - last.length - 1 - end.length)}\n${last}${end}`;
+}
+
 /** A value as compact JSON for a text a model reads (no indentation: every character counts). */
 export const compact = (value: unknown): string => JSON.stringify(value);
