@@ -77,6 +77,7 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     const { session } = await sessionParts();
     const mcp = await import('../mcp/index.js');
     const f = (feed ??= new mcp.SessionFeed(session, sink));
+    if (closing) f.close(); // a request that raced the close follows nothing
     if (follow) f.follow();
     try {
       return await run(session, mcp, f);
