@@ -99,6 +99,15 @@ test('completion/complete gives definition names and paths from the map for a pr
   for (const r of [names, paths]) assert.ok(r.completion.values.length <= 100);
 });
 
+test("who-uses' path, completed after its name, lists the files that define the name", async () => {
+  const defining = await s.c.client.complete({
+    ref: { type: 'ref/prompt', name: 'who-uses' },
+    argument: { name: 'path', value: '' },
+    context: { arguments: { name: 'checkConfig' } },
+  });
+  assert.deepEqual(defining.completion.values, ['test/config.test.ts']);
+});
+
 test('completion for a reference it does not know is an empty list, not an error', async () => {
   for (const ref of [{ type: 'ref/prompt' as const, name: 'test_prompt_with_arguments' }, { type: 'ref/resource' as const, uri: 'test://template/{id}' }]) {
     const r = await s.c.client.complete({ ref, argument: { name: 'arg1', value: 'test' } });

@@ -138,7 +138,7 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
   server.setRequestHandler(SubscribeRequestSchema, (request) => withMcp((_s, _m, f) => (f.subscribe(request.params.uri), {})));
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => withMcp((_s, _m, f) => (f.unsubscribe(request.params.uri), {})));
   server.setRequestHandler(CompleteRequestSchema, (request) =>
-    withMcp((session, mcp) => mcp.complete(session, request.params.ref as import('../mcp/index.js').CompletionRef, request.params.argument)),
+    withMcp((session, mcp) => mcp.complete(session, request.params.ref as import('../mcp/index.js').CompletionRef, request.params.argument, request.params.context)),
   );
 
   const close = () =>
