@@ -566,3 +566,23 @@ export class PageAssetsMissingError extends GardenerError {
     this.name = 'PageAssetsMissingError';
   }
 }
+
+/** (MCP: JSON-RPC -32602) `prompts/get` named a prompt this server does not offer. */
+export class UnknownPromptError extends GardenerError {
+  static readonly code = 'GDN_UNKNOWN_PROMPT';
+  constructor(name: string, known: readonly string[]) {
+    super(UnknownPromptError.code, `unknown prompt "${name}": this server offers ${known.join(', ')} (prompts/list)`, { exitCode: 2 });
+    this.name = 'UnknownPromptError';
+  }
+}
+
+/** (MCP: JSON-RPC -32002) `resources/read` or `resources/subscribe` named a URI this server does not serve. */
+export class ResourceNotFoundError extends GardenerError {
+  static readonly code = 'GDN_RESOURCE_NOT_FOUND';
+  readonly uri: string;
+  constructor(uri: string, why: string) {
+    super(ResourceNotFoundError.code, `no resource ${uri}: ${why}`, { exitCode: 2 });
+    this.name = 'ResourceNotFoundError';
+    this.uri = uri;
+  }
+}

@@ -23,3 +23,4 @@ export {
   TEAM_NOTE_SKIPPED_ALERT, DEFAULT_TEAM_NOTES_DIR, MAX_TEAM_NOTE_FILE_BYTES, type TeamNoteRow, type TeamNoteDraft,
 } from './team-notes.js';
 export { parseTeamNote, formatTeamNote, type TeamNote, type TeamTie } from './team-note-file.js';
+export { pathsByPrefix, namesByPrefix, mappedFile } from './map-lists.js';

@@ -6,17 +6,40 @@
  * a request needs it (or the client says it is initialized, which starts the folder probe), so
  * the first frame never waits for a store, a git or a worker. tools/list and tools/call go
  * through the session and `dispatchTool`; list_changed is sent when late verbs arm; progress
- * and cancellation ride on the request's token and signal.
+ * and cancellation ride on the request's token and signal. Prompts, resources, completions and
+ * the session's feed (alerts as log messages, resource updates after a tick) are src/mcp/'s,
+ * loaded on the first request that needs them; each handler here only moves its call there.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { SessionHost, SessionParts } from './session-host.js';
+import type { Session } from '../session/index.js';
 import { VERSION } from '../version.js';
 
 export type { SessionParts } from './session-host.js';
 
 /** Progress notifications at most this often per request, in ms. */
 export const PROGRESS_INTERVAL_MS = 100;
+
+/** What a session offers: tools, prompts and resources (each list can change), logging, completions. */
+const CAPABILITIES = Object.freeze({
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  logging: {},
+  completions: {},
+});
 
 export interface SessionServerOptions {
   /** Builds the session (lazily, once); `onToolsChanged` must be wired to its tool list. */
@@ -32,9 +55,38 @@ export interface SessionServer {
 
 export function createSessionServer(options: SessionServerOptions): SessionServer {
   const { log } = options;
-  const server = new Server({ name: 'gardener', version: VERSION }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server({ name: 'gardener', version: VERSION }, { capabilities: CAPABILITIES });
   let parts: Promise<SessionParts> | undefined;
   let closing: Promise<void> | undefined;
+  let feed: import('../mcp/index.js').SessionFeed | undefined;
+  const quiet = (what: string) => (err: Error) => log(`${what} not sent: ${err.message}`);
+  const sink: import('../mcp/index.js').FeedSink = {
+    // The SDK keeps the level logging/setLevel set, per transport session, and drops what is below it.
+    log: (level, data) => void server.sendLoggingMessage({ level, logger: 'gardener', data }, server.transport?.sessionId).catch(quiet('log message')),
+    updated: (uri) => void server.sendResourceUpdated({ uri }).catch(quiet('resource update')),
+    resourcesChanged: () => void server.sendResourceListChanged().catch(quiet('resources list_changed')),
+  };
+  /**
+   * Runs a prompt/resource/completion call in src/mcp/ with the session, its feed following the
+   * brain before and after (`follow: false` for the lists that need no brain: no store opens).
+   */
+  const withMcp = async <T>(
+    run: (session: Session, mcp: typeof import('../mcp/index.js'), feed: import('../mcp/index.js').SessionFeed) => Promise<T> | T,
+    { follow = true }: { follow?: boolean } = {},
+  ): Promise<T> => {
+    const { session } = await sessionParts();
+    const mcp = await import('../mcp/index.js');
+    const f = (feed ??= new mcp.SessionFeed(session, sink));
+    if (closing) f.close(); // a request that raced the close follows nothing
+    if (follow) f.follow();
+    try {
+      return await run(session, mcp, f);
+    } catch (err) {
+      throw mcp.asProtocolError(err);
+    } finally {
+      if (follow) f.follow();
+    }
+  };
   const sessionParts = () =>
     (parts ??= Promise.resolve(
       options.openSession(() => {
@@ -66,16 +118,32 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
         .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message } })
         .catch(() => {});
     };
+    feed?.follow();
     const result = await dispatchTool(session.toolsByName, request.params.name, request.params.arguments, {
       session,
       signal: extra.signal,
       progress,
     });
+    if (!closing) (feed ??= new (await import('../mcp/index.js')).SessionFeed(session, sink)).toolCalled(request.params.name);
     return toMcpToolResult(session.toolsByName.get(request.params.name), result);
   });
 
+  server.setRequestHandler(ListPromptsRequestSchema, () => withMcp((_s, mcp) => ({ prompts: mcp.listPrompts() }), { follow: false }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    withMcp((session, mcp) => mcp.getPrompt(session, request.params.name, request.params.arguments ?? {}, extra.signal)),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, () => withMcp((session, mcp) => mcp.listResources(session)));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => withMcp((_s, mcp) => ({ resourceTemplates: [...mcp.RESOURCE_TEMPLATES] }), { follow: false }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => withMcp((session, mcp) => mcp.readResource(session, request.params.uri, extra.signal)));
+  server.setRequestHandler(SubscribeRequestSchema, (request) => withMcp((_s, _m, f) => (f.subscribe(request.params.uri), {})));
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => withMcp((_s, _m, f) => (f.unsubscribe(request.params.uri), {})));
+  server.setRequestHandler(CompleteRequestSchema, (request) =>
+    withMcp((session, mcp) => mcp.complete(session, request.params.ref as import('../mcp/index.js').CompletionRef, request.params.argument, request.params.context)),
+  );
+
   const close = () =>
     (closing ??= (async () => {
+      feed?.close();
       try {
         await server.close();
       } catch (err) {

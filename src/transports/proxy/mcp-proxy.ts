@@ -11,8 +11,9 @@
  * mid-session (killed, restarted, shut down), or stalls (no sign of life for PROXY_LIVENESS_MS
  * while requests wait: owner-liveness.ts), the proxy serves in-process from then on: it
  * replays `initialize` (its answer is swallowed: the host already has one) and `initialized`,
- * re-sends the requests that were in flight, and goes on; the host sees one session that kept
- * answering.
+ * replays what the host set on the session (its logging level, its resource subscriptions:
+ * answered already, so their answers are swallowed), re-sends the requests that were in flight,
+ * and goes on; the host sees one session that kept answering.
  *
  * Only node built-ins and src/wire/ (which imports nothing) are loaded while proxying; the
  * in-process server (the SDK, zod, SQLite, workers) is imported only on fallback. Lines cross
@@ -56,7 +57,7 @@ interface Peeked {
   id?: unknown;
   method?: unknown;
   jsonrpc?: unknown;
-  params?: { requestId?: unknown };
+  params?: { requestId?: unknown; uri?: unknown };
 }
 
 /** The envelope fields of a decoded message, without validating the rest. */
@@ -77,6 +78,9 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
   let initializeAnswered = false;
   /** Requests sent and not yet answered, by id, in the order sent. */
   const inflight = new Map<string, Buffer>();
+  /** What the host set on the session, to replay on fallback: the last logging/setLevel, each subscription by URI. */
+  let setLevel: { id: RequestId; line: Buffer } | undefined;
+  const subscriptions = new Map<string, { id: RequestId; line: Buffer }>();
   let mode: 'owner' | 'switching' | 'local' = 'owner';
   const queued: Buffer[] = [];
   let local: { input: PassThrough; server: { close(reason?: string): Promise<void>; closed: Promise<void> } } | undefined;
@@ -165,6 +169,11 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
       initialized = frame.bytes;
     } else if (m.method === 'notifications/cancelled' && isId(m.params?.requestId)) {
       inflight.delete(String(m.params.requestId));
+    } else if (m.method === 'logging/setLevel' && isId(m.id)) {
+      setLevel = { id: m.id, line: frame.bytes };
+    } else if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && isId(m.id) && typeof m.params?.uri === 'string') {
+      if (m.method === 'resources/subscribe') subscriptions.set(m.params.uri, { id: m.id, line: frame.bytes });
+      else subscriptions.delete(m.params.uri);
     }
     if (m.jsonrpc === '2.0' && isId(m.id) && typeof m.method === 'string' && m.method !== 'initialize') inflight.set(String(m.id), frame.bytes);
     send(frame.bytes);
@@ -181,8 +190,13 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
     const input = new PassThrough();
     // The host already has an initialize answer only if the owner sent one; otherwise it gets ours.
     let swallowed = initializeId === undefined || !initializeAnswered;
+    // Session state the owner already answered is set again in-process; the host must not hear twice.
+    const state = [setLevel, ...subscriptions.values()].filter((s): s is { id: RequestId; line: Buffer } => s !== undefined && !inflight.has(String(s.id)));
+    const stateIds = new Set(state.map((s) => String(s.id)));
     const swallow = (m: Peeked) => {
-      if (swallowed || m.method !== undefined || m.id !== initializeId) return false;
+      if (m.method !== undefined || !isId(m.id)) return false;
+      if (stateIds.delete(String(m.id))) return true;
+      if (swallowed || m.id !== initializeId) return false;
       swallowed = true;
       return true;
     };
@@ -201,7 +215,7 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
       log(`in-process fallback failed: ${(err as Error).message}`);
       return end('no fallback');
     }
-    const replay = [initialize, initialized, ...inflight.values(), ...queued].filter((l): l is Buffer => l !== undefined);
+    const replay = [initialize, initialized, ...state.map((s) => s.line), ...inflight.values(), ...queued].filter((l): l is Buffer => l !== undefined);
     queued.length = 0;
     mode = 'local';
     for (const line of replay) input.write(Buffer.concat([line, Buffer.from('\n')]));
