@@ -116,6 +116,7 @@ function RoomsView({ folder }) {
   const [collapse, setCollapse] = useState(null);
   const [filter, setFilter] = useState('');
   const [focus, setFocus] = useState(false);
+  const [fit, setFit] = useState(true);
   const [error, setError] = useState(null);
   const [lease, setLease] = useState(null);
   const [ratified, candidate] = both.value ?? [null, null];
@@ -152,11 +153,12 @@ function RoomsView({ folder }) {
       <label>min imports <input type="number" min="1" value=${threshold} onInput=${(e) => setMin(Math.max(1, Number(e.target.value) || 1))} /></label>
       <label><input type="checkbox" checked=${collapsed} onChange=${(e) => setCollapse(e.target.checked)} /> collapse by name prefix</label>
       <label><input type="checkbox" checked=${focus} onChange=${(e) => setFocus(e.target.checked)} /> only the selected room's neighbours</label>
+      <label><input type="checkbox" checked=${fit} onChange=${(e) => setFit(e.target.checked)} /> fit to width</label>
     </div>
     ${lease ? html`<p class="lease">${lease.you ? `lease held by ${lease.holder ?? lease.you} until ${lease.until}` : JSON.stringify(lease)}</p>` : null}
     <${Err} error=${error} />
     ${!shown ? html`<p class="empty">No skeleton yet: propose a candidate from the code map.</p>` : html`
-      <div class="picture">${picture.hidden ? html`<p class="hidden-note">${picture.hidden} rooms hidden by the filter</p>` : null}<${RoomsPicture} picture=${picture} selected=${selected} onSelect=${setSelected} diff=${shown.state === 'candidate' ? diff : null} /></div>
+      <div class="picture">${picture.hidden ? html`<p class="hidden-note">${picture.hidden} rooms hidden by the filter</p>` : null}<${RoomsPicture} picture=${picture} fit=${fit} selected=${selected} onSelect=${setSelected} diff=${shown.state === 'candidate' ? diff : null} /></div>
       <div class="side">
         ${room ? html`<${RoomPanel} room=${room} folder=${folder} skeleton=${shown} editable=${shown.state === 'candidate'} act=${act} lease=${lease} onLease=${setLease} />` : group ? html`<div class="room-panel"><h3>${group.name}</h3><p>${group.purpose}</p><p>${group.files} files</p><button onClick=${() => { setFilter(group.name); setCollapse(false); }}>open this level</button></div>` : html`<p>Select a room (click, or Tab and Enter).</p>`}
         ${diff && shown.state === 'candidate' ? html`<h3>Candidate against ratified</h3><ul class="diff">
@@ -228,7 +230,7 @@ async function linesOf(folder, hits) {
 function Lines({ at }) {
   if (!at) return null;
   if (!at.lines) return html`<p class="meta">${at.why}</p>`;
-  return html`<pre class="lines">${at.lines.map((l, i) => html`<span class=${at.from + i === at.line ? 'hit-line' : ''}><span class="ln">${String(at.from + i).padStart(5)} </span>${l + '\n'}</span>`)}</pre>`;
+  return html`<pre class="lines">${at.lines.map((l, i) => html`<span class=${at.from + i === at.line ? 'hit-line' : ''}><span class="ln">${String(at.from + i).padStart(5)} </span>${l}</span>`)}</pre>`;
 }
 
 function SearchView({ folder }) {

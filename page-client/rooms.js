@@ -56,9 +56,9 @@ export function layoutRooms(allRooms, { minImports = 1, focus = null, filter = '
   };
 }
 
-export function RoomsPicture({ picture, selected, onSelect, diff }) {
+export function RoomsPicture({ picture, selected, onSelect, diff, fit = true }) {
   const { width, height, nodes, edges } = picture;
-  return html`<svg class="rooms" viewBox="0 0 ${width} ${height}" width=${width} height=${height} role="img" aria-label="rooms and the imports between them">
+  return html`<svg class=${fit ? 'rooms fit' : 'rooms'} viewBox="0 0 ${width} ${height}" width=${width} height=${height} role="img" aria-label="rooms and the imports between them">
     <defs>
       <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead" /></marker>
       <marker id="arrow-red" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead broken" /></marker>
@@ -100,13 +100,40 @@ export function diffRooms(ratified, candidate) {
   return { added, removed, changed, lines };
 }
 
-/** The prefix a room is collapsed into: its name up to the first `-`, `/` or `.` ("store-notes" → "store"). */
-export const levelOf = (name) => name.split(/[-/.]/)[0] || name;
+/**
+ * The prefix a room is collapsed into: its name up to the first `-`, `/` or `.` ("store-notes" →
+ * "store"), after the leading words most rooms share ("dubbo-rpc-api" → "rpc" when most rooms
+ * start with "dubbo-"): a shared prefix would put every room in one group.
+ */
+export function levelOf(name, shared = []) {
+  const parts = name.split(/[-/.]/);
+  let i = 0;
+  while (i < shared.length && i < parts.length - 1 && parts[i] === shared[i]) i++;
+  return parts.slice(0, i + 1).join('-') || name;
+}
+
+/** The leading words more than half the rooms share ("dubbo" for dubbo-cluster, dubbo-rpc-api…). */
+export function sharedPrefix(names) {
+  const shared = [];
+  for (let depth = 0; depth < 3; depth++) {
+    const count = new Map();
+    for (const n of names) {
+      const parts = n.split(/[-/.]/);
+      if (parts.length <= depth + 1 || shared.some((w, k) => parts[k] !== w)) continue;
+      count.set(parts[depth], (count.get(parts[depth]) ?? 0) + 1);
+    }
+    const top = [...count].sort((a, b) => b[1] - a[1])[0];
+    if (!top || top[1] <= names.length / 2) break;
+    shared.push(top[0]);
+  }
+  return shared;
+}
 
 /** Rooms merged by prefix (one level up): files summed, imports between groups summed, breaks kept as breaks. */
 export function collapseRooms(rooms) {
   const groups = new Map();
-  const groupOf = new Map(rooms.map((r) => [r.name, levelOf(r.name)]));
+  const shared = sharedPrefix(rooms.map((r) => r.name));
+  const groupOf = new Map(rooms.map((r) => [r.name, levelOf(r.name, shared)]));
   for (const r of rooms) {
     const name = groupOf.get(r.name);
     let g = groups.get(name);
