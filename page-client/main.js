@@ -151,7 +151,7 @@ function RoomsView({ folder }) {
         <button class="primary" onClick=${() => act(async () => { await callTool(folder, 'skeleton_ratify', { store_version: candidate.store_version }); await callTool(folder, 'candidate_lease', { action: 'release' }).catch(() => {}); setLease(null); })}>ratify the candidate</button>` : null}
       <label>filter <input value=${filter} onInput=${(e) => setFilter(e.target.value)} placeholder="room name" /></label>
       <label>min imports <input type="number" min="1" value=${threshold} onInput=${(e) => setMin(Math.max(1, Number(e.target.value) || 1))} /></label>
-      <label><input type="checkbox" checked=${collapsed} onChange=${(e) => setCollapse(e.target.checked)} /> collapse by name prefix</label>
+      <label><input type="checkbox" name="collapse" checked=${collapsed} onChange=${(e) => setCollapse(e.target.checked)} /> collapse by name prefix</label>
       <label><input type="checkbox" checked=${focus} onChange=${(e) => setFocus(e.target.checked)} /> only the selected room's neighbours</label>
       <label><input type="checkbox" checked=${fit} onChange=${(e) => setFit(e.target.checked)} /> fit to width</label>
     </div>

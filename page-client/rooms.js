@@ -36,29 +36,56 @@ export function layoutRooms(allRooms, { minImports = 1, focus = null, filter = '
   const g = new dagre.graphlib.Graph({ multigraph: false });
   g.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 70, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
-  for (const r of keep) g.setNode(r.name, { ...boxOf(r.files), room: r });
   const edges = [];
   for (const r of keep) for (const u of r.uses) {
     // A break of may_use is always drawn, whatever the threshold: it is what a person must see.
     if ((u.imports < minImports && !breaks(r, u.room)) || !kept.has(u.room) || u.room === r.name) continue;
-    const e = { from: r.name, to: u.room, imports: u.imports, broken: breaks(r, u.room) };
-    edges.push(e);
-    g.setEdge(r.name, u.room, { label: String(u.imports), width: 24, height: 14, e });
+    edges.push({ from: r.name, to: u.room, imports: u.imports, broken: breaks(r, u.room) });
   }
+  // Rooms with no drawn arrow are not handed to dagre (it would line them up in one wide rank
+  // that shrinks the whole picture); they are packed in rows under it.
+  const linked = new Set(edges.flatMap((e) => [e.from, e.to]));
+  for (const r of keep) if (linked.has(r.name)) g.setNode(r.name, { ...boxOf(r.files), room: r });
+  for (const e of edges) g.setEdge(e.from, e.to, { label: String(e.imports), width: 24, height: 14, e });
   dagre.layout(g);
   const graph = g.graph();
+  const nodes = g.nodes().map((n) => ({ name: n, ...g.node(n) }));
+  let width = linked.size ? graph.width ?? 0 : 0;
+  let height = linked.size ? graph.height ?? 0 : 0;
+  const loose = keep.filter((r) => !linked.has(r.name));
+  if (loose.length) {
+    const rowWidth = Math.max(width, LOOSE_ROW_MIN_WIDTH);
+    let x = 16, y = height + 16, rowHeight = 0;
+    for (const r of loose) {
+      const box = boxOf(r.files);
+      if (x + box.width > rowWidth && x > 16) { x = 16; y += rowHeight + 16; rowHeight = 0; }
+      nodes.push({ name: r.name, ...box, room: r, x: x + box.width / 2, y: y + box.height / 2 });
+      x += box.width + 16;
+      rowHeight = Math.max(rowHeight, box.height);
+      width = Math.max(width, x);
+    }
+    height = y + rowHeight + 16;
+  }
   return {
-    width: Math.max(200, graph.width ?? 0),
-    height: Math.max(100, graph.height ?? 0),
-    nodes: g.nodes().map((n) => ({ name: n, ...g.node(n) })),
+    width: Math.max(200, width),
+    height: Math.max(100, height),
+    nodes,
     edges: g.edges().map((ed) => ({ ...g.edge(ed).e, points: g.edge(ed).points, x: g.edge(ed).x, y: g.edge(ed).y })),
     hidden: rooms.length - keep.length,
   };
 }
 
+/** Rooms with no drawn arrow are packed in rows at least this wide (px). */
+const LOOSE_ROW_MIN_WIDTH = 900;
+/** "Fit to width" never shrinks the picture below this scale: smaller, the names cannot be read. */
+const MIN_FIT_SCALE = 0.6;
+/** The width the picture is fitted to (px): the picture's box on a laptop screen. */
+const FIT_WIDTH = 980;
+
 export function RoomsPicture({ picture, selected, onSelect, diff, fit = true }) {
   const { width, height, nodes, edges } = picture;
-  return html`<svg class=${fit ? 'rooms fit' : 'rooms'} viewBox="0 0 ${width} ${height}" width=${width} height=${height} role="img" aria-label="rooms and the imports between them">
+  const scale = fit ? Math.max(MIN_FIT_SCALE, Math.min(1, FIT_WIDTH / width)) : 1;
+  return html`<svg class="rooms" viewBox="0 0 ${width} ${height}" width=${Math.round(width * scale)} height=${Math.round(height * scale)} role="img" aria-label="rooms and the imports between them">
     <defs>
       <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead" /></marker>
       <marker id="arrow-red" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead broken" /></marker>
