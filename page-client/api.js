@@ -26,6 +26,23 @@ export async function callTool(folder, name, args = {}) {
   return value;
 }
 
+/**
+ * One of the page's reads that are not tools (code lines around hits, a file's history): the
+ * owner answers them under the tools' rules (src/tools/page-reads.ts).
+ */
+export async function readPage(folder, what, body) {
+  const res = await fetch(`/page/api/read/${what}?folder=${encodeURIComponent(folder)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const value = await res.json().catch(() => null);
+  if (res.status === 401) throw new LoginNeeded(value?.error?.message ?? 'log in again with gardener open');
+  if (!res.ok) throw new Error(value?.error ? `${value.error.message} [${value.error.code}]` : `HTTP ${res.status}`);
+  return value;
+}
+
 /** The live brains list: calls `onBrains(list, at)` now and at every change the owner pushes. */
 export function watchBrains(onBrains, onState) {
   const source = new EventSource('/page/api/events');

@@ -3,7 +3,7 @@
 // text by htm/Preact (no innerHTML anywhere), under a CSP with no inline script.
 import { html, render } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { callTool, LoginNeeded, watchBrains } from './api.js';
+import { callTool, LoginNeeded, readPage, watchBrains } from './api.js';
 import { RoomsPicture, autoThreshold, diffRooms, layoutRooms } from './rooms.js';
 
 const VIEWS = ['brains', 'rooms', 'search', 'notes', 'alerts'];
@@ -74,26 +74,36 @@ function BrainsView({ brains, onPick }) {
 
 function BrainCard({ brain, onPick }) {
   const folder = brain.roots[0];
-  // The map's facts (files, symbols, languages, fresh_as_of) change when a tick ends: re-read them then.
-  const facts = useAsync(() => Promise.all([callTool(folder, 'north'), callTool(folder, 'alerts_list')]), [folder, brain.last_tick_at, brain.ticking]);
+  const open = brain.open !== false;
+  const [opening, setOpening] = useState(null);
+  // An open brain's map facts (files, symbols, languages, fresh_as_of) change when a tick ends:
+  // re-read them then. A closed brain is shown from its store as the owner read it (read-only):
+  // the page opens it in the owner only when a person asks.
+  const facts = useAsync(() => (open ? Promise.all([callTool(folder, 'north'), callTool(folder, 'alerts_list')]) : Promise.resolve(null)), [folder, open, brain.last_tick_at, brain.ticking]);
   const [north, alerts] = facts.value ?? [null, null];
-  return html`<article class="brain" data-brain=${brain.id}>
+  const files = open ? north?.files : brain.files;
+  const symbols = open ? north?.symbols : brain.symbols;
+  const alertCount = open ? alerts?.alerts.length : brain.alerts;
+  const dash = (v) => (v === undefined ? '…' : v === null ? '—' : v);
+  return html`<article class=${open ? 'brain' : 'brain closed'} data-brain=${brain.id} data-open=${String(open)} data-files=${files ?? ''}>
     <h2><button class="link" onClick=${() => onPick(brain.id)}>${folder}</button></h2>
+    ${open ? null : html`<p class="meta">closed: not open in the owner (shown from its store, read-only)
+      <button disabled=${opening === 'busy'} onClick=${() => { setOpening('busy'); callTool(folder, 'north').then(() => setOpening(null), (e) => setOpening(e)); }}>open it</button></p>`}
     <dl>
       <dt>backlog</dt><dd class=${brain.backlog ? 'backlog busy' : 'backlog'} data-backlog=${brain.backlog ?? ''}>${brain.backlog ?? '—'}</dd>
       <dt>ticking</dt><dd>${brain.ticking ? 'yes' : 'no'}</dd>
       <dt>armed</dt><dd>${brain.armed ? 'armed' : 'not armed'}</dd>
       <dt>watch</dt><dd>${brain.watch_backend}</dd>
       <dt>last tick</dt><dd title=${brain.last_tick_at ?? ''}>${ago(brain.last_tick_at)}</dd>
-      <dt>fresh as of</dt><dd>${north ? ago(north.freshness.fresh_as_of) : '…'}</dd>
-      <dt>files</dt><dd>${north?.files ?? '…'}</dd>
-      <dt>symbols</dt><dd>${north?.symbols ?? '…'}</dd>
+      <dt>fresh as of</dt><dd>${open ? (north ? ago(north.freshness.fresh_as_of) : '…') : '—'}</dd>
+      <dt>files</dt><dd>${dash(files)}</dd>
+      <dt>symbols</dt><dd>${dash(symbols)}</dd>
       <dt>sessions</dt><dd>${brain.sessions}</dd>
-      <dt>alerts</dt><dd class=${alerts?.alerts.length ? 'alerts-some' : ''}>${alerts ? alerts.alerts.length : '…'}</dd>
+      <dt>alerts</dt><dd class=${alertCount ? 'alerts-some' : ''}>${dash(alertCount)}</dd>
     </dl>
     ${north ? html`<p class="langs">${north.languages.slice(0, 8).map((l) => html`<span class="chip">${l.language} ${l.files}</span>`)}</p>` : null}
     ${brain.roots.length > 1 ? html`<p class="roots">also: ${brain.roots.slice(1).join(', ')}</p>` : null}
-    <${Err} error=${facts.error} />
+    <${Err} error=${facts.error || (opening instanceof Error ? opening : null)} />
   </article>`;
 }
 
@@ -106,6 +116,7 @@ function RoomsView({ folder }) {
   const [collapse, setCollapse] = useState(null);
   const [filter, setFilter] = useState('');
   const [focus, setFocus] = useState(false);
+  const [fit, setFit] = useState(true);
   const [error, setError] = useState(null);
   const [lease, setLease] = useState(null);
   const [ratified, candidate] = both.value ?? [null, null];
@@ -140,15 +151,16 @@ function RoomsView({ folder }) {
         <button class="primary" onClick=${() => act(async () => { await callTool(folder, 'skeleton_ratify', { store_version: candidate.store_version }); await callTool(folder, 'candidate_lease', { action: 'release' }).catch(() => {}); setLease(null); })}>ratify the candidate</button>` : null}
       <label>filter <input value=${filter} onInput=${(e) => setFilter(e.target.value)} placeholder="room name" /></label>
       <label>min imports <input type="number" min="1" value=${threshold} onInput=${(e) => setMin(Math.max(1, Number(e.target.value) || 1))} /></label>
-      <label><input type="checkbox" checked=${collapsed} onChange=${(e) => setCollapse(e.target.checked)} /> collapse by name prefix</label>
+      <label><input type="checkbox" name="collapse" checked=${collapsed} onChange=${(e) => setCollapse(e.target.checked)} /> collapse by name prefix</label>
       <label><input type="checkbox" checked=${focus} onChange=${(e) => setFocus(e.target.checked)} /> only the selected room's neighbours</label>
+      <label><input type="checkbox" checked=${fit} onChange=${(e) => setFit(e.target.checked)} /> fit to width</label>
     </div>
     ${lease ? html`<p class="lease">${lease.you ? `lease held by ${lease.holder ?? lease.you} until ${lease.until}` : JSON.stringify(lease)}</p>` : null}
     <${Err} error=${error} />
     ${!shown ? html`<p class="empty">No skeleton yet: propose a candidate from the code map.</p>` : html`
-      <div class="picture">${picture.hidden ? html`<p class="hidden-note">${picture.hidden} rooms hidden by the filter</p>` : null}<${RoomsPicture} picture=${picture} selected=${selected} onSelect=${setSelected} diff=${shown.state === 'candidate' ? diff : null} /></div>
+      <div class="picture">${picture.hidden ? html`<p class="hidden-note">${picture.hidden} rooms hidden by the filter</p>` : null}<${RoomsPicture} picture=${picture} fit=${fit} selected=${selected} onSelect=${setSelected} diff=${shown.state === 'candidate' ? diff : null} /></div>
       <div class="side">
-        ${room ? html`<${RoomPanel} room=${room} folder=${folder} skeleton=${shown} editable=${shown.state === 'candidate'} act=${act} />` : group ? html`<div class="room-panel"><h3>${group.name}</h3><p>${group.purpose}</p><p>${group.files} files</p><button onClick=${() => { setFilter(group.name); setCollapse(false); }}>open this level</button></div>` : html`<p>Select a room (click, or Tab and Enter).</p>`}
+        ${room ? html`<${RoomPanel} room=${room} folder=${folder} skeleton=${shown} editable=${shown.state === 'candidate'} act=${act} lease=${lease} onLease=${setLease} />` : group ? html`<div class="room-panel"><h3>${group.name}</h3><p>${group.purpose}</p><p>${group.files} files</p><button onClick=${() => { setFilter(group.name); setCollapse(false); }}>open this level</button></div>` : html`<p>Select a room (click, or Tab and Enter).</p>`}
         ${diff && shown.state === 'candidate' ? html`<h3>Candidate against ratified</h3><ul class="diff">
           ${[...diff.added].map((n) => html`<li class="added">+ ${n}</li>`)}
           ${diff.removed.map((n) => html`<li class="removed">− ${n}</li>`)}
@@ -163,7 +175,7 @@ function RoomsView({ folder }) {
   </section>`;
 }
 
-function RoomPanel({ room, folder, skeleton, editable, act }) {
+function RoomPanel({ room, folder, skeleton, editable, act, lease, onLease }) {
   const [name, setName] = useState(room.name);
   const [purpose, setPurpose] = useState(room.purpose);
   const [mayUse, setMayUse] = useState(room.may_use ? room.may_use.join(', ') : '');
@@ -176,11 +188,17 @@ function RoomPanel({ room, folder, skeleton, editable, act }) {
     if (JSON.stringify(mu) !== JSON.stringify(room.may_use ?? null)) edits.push({ op: 'set_may_use', room: room.name, may_use: mu });
     if (globs.trim()) edits.push({ op: 'move_globs', globs: globs.split(/[\s,]+/).filter(Boolean), to: room.name });
     if (name !== room.name) edits.push({ op: 'rename', room: room.name, to: name });
-    if (edits.length) act(() => callTool(folder, 'skeleton_edit', { store_version: skeleton.store_version, edits }));
+    // The edit holds the candidate lease (the reconciler cedes to it), then is keyed on the
+    // version read after taking it: the lease is advisory and may itself move the version.
+    if (edits.length) act(async () => {
+      if (!lease?.you) onLease(await callTool(folder, 'candidate_lease', { action: 'take', ttl_s: 600 }));
+      const now = await callTool(folder, 'skeleton', { which: 'candidate' });
+      await callTool(folder, 'skeleton_edit', { store_version: now.store_version, edits });
+    });
   };
   return html`<div class="room-panel">
     <h3>${room.name}</h3>
-    <p>${room.purpose}</p>
+    <p class="purpose">${room.purpose}</p>
     <p>${room.files} files · globs: ${room.globs.join(' ')}</p>
     ${room.key_files.length ? html`<p>key files: ${room.key_files.join(', ')}</p>` : null}
     <p>uses: ${room.uses.map((u) => `${u.room} (${u.imports})`).join(', ') || 'nothing'}</p>
@@ -194,43 +212,82 @@ function RoomPanel({ room, folder, skeleton, editable, act }) {
   </div>`;
 }
 
+/** Lines around the hits, keyed `path:line`, read by the owner under the tools' rules. */
+async function linesOf(folder, hits) {
+  const asks = [];
+  const seen = new Set();
+  for (const h of hits) {
+    const k = `${h.path}:${h.line}`;
+    if (!h.line || seen.has(k) || asks.length >= 40) continue;
+    seen.add(k);
+    asks.push({ path: h.path, line: h.line });
+  }
+  if (asks.length === 0) return new Map();
+  const { files } = await readPage(folder, 'lines', { hits: asks });
+  return new Map(files.map((f) => [`${f.path}:${f.line}`, f]));
+}
+
+function Lines({ at }) {
+  if (!at) return null;
+  if (!at.lines) return html`<p class="meta">${at.why}</p>`;
+  return html`<pre class="lines">${at.lines.map((l, i) => html`<span class=${at.from + i === at.line ? 'hit-line' : ''}><span class="ln">${String(at.from + i).padStart(5)} </span>${l}</span>`)}</pre>`;
+}
+
 function SearchView({ folder }) {
   const [query, setQuery] = useState('');
   const [ask, setAsk] = useState(null);
   const result = useAsync(async () => {
     if (!ask) return null;
-    if (ask.kind === 'seek') return { kind: 'seek', v: await callTool(folder, 'seek', { query: ask.q, scope: 'code', limit: 30 }) };
-    if (ask.kind === 'refs') return { kind: 'refs', v: await callTool(folder, 'refs', { name: ask.q }) };
+    if (ask.kind === 'seek') {
+      const v = await callTool(folder, 'seek', { query: ask.q, scope: 'code', limit: 30 });
+      return { kind: 'seek', v, lines: await linesOf(folder, v.code ?? []) };
+    }
+    if (ask.kind === 'refs') {
+      const v = await callTool(folder, 'refs', { name: ask.q });
+      return { kind: 'refs', v, lines: await linesOf(folder, v.definitions ?? []) };
+    }
+    if (ask.kind === 'history') return { kind: 'history', v: await readPage(folder, 'history', { path: ask.q }) };
     return { kind: 'impact', v: await callTool(folder, 'impact', { path: ask.q }) };
   }, [ask]);
   const r = result.value;
   const pending = new Set(r?.v?.freshness?.pending ?? []);
   const mark = (p) => (pending.has(p) ? html` <span class="pending" title="changed since it was mapped: read the file itself">pending</span>` : null);
+  const go = (kind, q) => { setQuery(q); setAsk({ kind, q }); };
+  const fileLinks = (p) => html` <button class="link" onClick=${() => go('impact', p)}>impact</button> <button class="link" onClick=${() => go('history', p)}>history</button>`;
   return html`<section class="search">
     <form onSubmit=${(e) => { e.preventDefault(); setAsk({ kind: 'seek', q: query }); }}>
-      <input aria-label="search" value=${query} onInput=${(e) => setQuery(e.target.value)} placeholder="a name, words, or a path for impact" />
+      <input aria-label="search" value=${query} onInput=${(e) => setQuery(e.target.value)} placeholder="a name, words, or a path for impact and history" />
       <button type="submit">seek</button>
       <button type="button" onClick=${() => setAsk({ kind: 'refs', q: query })}>refs</button>
       <button type="button" onClick=${() => setAsk({ kind: 'impact', q: query })}>impact</button>
+      <button type="button" onClick=${() => setAsk({ kind: 'history', q: query })}>history</button>
     </form>
+    ${result.loading && ask ? html`<p class="meta">asking…</p>` : null}
     <${Err} error=${result.error} />
     ${r?.v?.why ? html`<p class="empty">${r.v.why}</p>` : null}
     ${r?.kind === 'seek' ? html`<ol class="hits">${r.v.code.map((h) => html`<li>
       <code>${h.path}:${h.line}</code>${mark(h.path)} ${h.symbol ? html`<strong>${h.symbol}</strong> <em>${h.kind}</em>` : null}
-      ${h.symbol ? html` <button class="link" onClick=${() => { setQuery(h.symbol); setAsk({ kind: 'refs', q: h.symbol }); }}>who uses it</button>` : null}
-      ${h.snippet ? html`<pre>${h.snippet}</pre>` : null}
+      ${h.symbol ? html` <button class="link" onClick=${() => go('refs', h.symbol)}>who uses it</button>` : null}${fileLinks(h.path)}
+      ${r.lines.get(`${h.path}:${h.line}`) ? html`<${Lines} at=${r.lines.get(`${h.path}:${h.line}`)} />` : h.snippet ? html`<pre>${h.snippet}</pre>` : null}
     </li>`)}</ol>` : null}
     ${r?.kind === 'refs' ? html`<div class="refs"><h3>Definitions of ${r.v.name}</h3>
-      <ul>${r.v.definitions.map((d) => html`<li><code>${d.path}:${d.line}</code> ${d.kind}${mark(d.path)}</li>`)}</ul>
+      <ul>${r.v.definitions.map((d) => html`<li><code>${d.path}:${d.line}</code> ${d.kind}${mark(d.path)}${fileLinks(d.path)}<${Lines} at=${r.lines.get(`${d.path}:${d.line}`)} /></li>`)}</ul>
       <h3>Used in ${r.v.references.length} files</h3>
       <ul>${r.v.references.map((f) => html`<li><code>${f.path}</code>${f.room ? html` <span class="chip">${f.room}</span>` : null}${mark(f.path)}: ${f.uses.map((u) => `${u.line}${u.in ? ` in ${u.in}` : ''}`).join(', ')}
-        <button class="link" onClick=${() => { setQuery(f.path); setAsk({ kind: 'impact', q: f.path }); }}>impact</button></li>`)}</ul></div>` : null}
+        ${fileLinks(f.path)}</li>`)}</ul></div>` : null}
     ${r?.kind === 'impact' && r.v.files ? html`<div class="impact"><h3>Tests to run (${r.v.tests_total ?? r.v.tests?.length ?? 0})</h3>
       <ul class="tests">${(r.v.tests ?? []).map((t) => html`<li><code>${typeof t === 'string' ? t : t.path}</code></li>`)}</ul>
       ${(r.v.tests ?? []).length === 0 ? html`<p class="empty">No test reaches it.</p>` : null}
       <h3>May break (${r.v.total} files)</h3>
       <ul>${r.v.files.map((f) => html`<li><code>${f.path}</code> <span class="meta">distance ${f.distance} via ${f.via}</span>${f.room ? html` <span class="chip">${f.room}</span>` : null}${mark(f.path)}</li>`)}</ul></div>` : null}
     ${r?.kind === 'impact' && !r.v.files ? html`<pre class="json">${JSON.stringify(r.v, null, 2)}</pre>` : null}
+    ${r?.kind === 'history' ? html`<div class="history"><h3>History of <code>${r.v.path}</code>${mark(r.v.path)}</h3>
+      <p class="meta">${r.v.touched_by} commits touched it (history ${r.v.history.status}${r.v.history.note ? `: ${r.v.history.note}` : ''}, ${r.v.history.commits} commits mined)</p>
+      <h4>Recent commits</h4>
+      <ul>${r.v.commits.map((c) => html`<li class="commit"><code>${c.sha.slice(0, 12)}</code> <span class="meta">${c.at.slice(0, 16).replace('T', ' ')} · ${c.files} files</span></li>`)}</ul>
+      <h4>Changes with it</h4>
+      <ul>${r.v.changes_with.map((f) => html`<li class="cochange"><code>${f.path}</code> <span class="meta">${f.commits} commits together</span> <button class="link" onClick=${() => go('history', f.path)}>history</button></li>`)}</ul>
+      ${r.v.changes_with.length === 0 ? html`<p class="empty">No file changed with it.</p>` : null}</div>` : null}
   </section>`;
 }
 

@@ -36,29 +36,56 @@ export function layoutRooms(allRooms, { minImports = 1, focus = null, filter = '
   const g = new dagre.graphlib.Graph({ multigraph: false });
   g.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 70, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
-  for (const r of keep) g.setNode(r.name, { ...boxOf(r.files), room: r });
   const edges = [];
   for (const r of keep) for (const u of r.uses) {
     // A break of may_use is always drawn, whatever the threshold: it is what a person must see.
     if ((u.imports < minImports && !breaks(r, u.room)) || !kept.has(u.room) || u.room === r.name) continue;
-    const e = { from: r.name, to: u.room, imports: u.imports, broken: breaks(r, u.room) };
-    edges.push(e);
-    g.setEdge(r.name, u.room, { label: String(u.imports), width: 24, height: 14, e });
+    edges.push({ from: r.name, to: u.room, imports: u.imports, broken: breaks(r, u.room) });
   }
+  // Rooms with no drawn arrow are not handed to dagre (it would line them up in one wide rank
+  // that shrinks the whole picture); they are packed in rows under it.
+  const linked = new Set(edges.flatMap((e) => [e.from, e.to]));
+  for (const r of keep) if (linked.has(r.name)) g.setNode(r.name, { ...boxOf(r.files), room: r });
+  for (const e of edges) g.setEdge(e.from, e.to, { label: String(e.imports), width: 24, height: 14, e });
   dagre.layout(g);
   const graph = g.graph();
+  const nodes = g.nodes().map((n) => ({ name: n, ...g.node(n) }));
+  let width = linked.size ? graph.width ?? 0 : 0;
+  let height = linked.size ? graph.height ?? 0 : 0;
+  const loose = keep.filter((r) => !linked.has(r.name));
+  if (loose.length) {
+    const rowWidth = Math.max(width, LOOSE_ROW_MIN_WIDTH);
+    let x = 16, y = height + 16, rowHeight = 0;
+    for (const r of loose) {
+      const box = boxOf(r.files);
+      if (x + box.width > rowWidth && x > 16) { x = 16; y += rowHeight + 16; rowHeight = 0; }
+      nodes.push({ name: r.name, ...box, room: r, x: x + box.width / 2, y: y + box.height / 2 });
+      x += box.width + 16;
+      rowHeight = Math.max(rowHeight, box.height);
+      width = Math.max(width, x);
+    }
+    height = y + rowHeight + 16;
+  }
   return {
-    width: Math.max(200, graph.width ?? 0),
-    height: Math.max(100, graph.height ?? 0),
-    nodes: g.nodes().map((n) => ({ name: n, ...g.node(n) })),
+    width: Math.max(200, width),
+    height: Math.max(100, height),
+    nodes,
     edges: g.edges().map((ed) => ({ ...g.edge(ed).e, points: g.edge(ed).points, x: g.edge(ed).x, y: g.edge(ed).y })),
     hidden: rooms.length - keep.length,
   };
 }
 
-export function RoomsPicture({ picture, selected, onSelect, diff }) {
+/** Rooms with no drawn arrow are packed in rows at least this wide (px). */
+const LOOSE_ROW_MIN_WIDTH = 900;
+/** "Fit to width" never shrinks the picture below this scale: smaller, the names cannot be read. */
+const MIN_FIT_SCALE = 0.6;
+/** The width the picture is fitted to (px): the picture's box on a laptop screen. */
+const FIT_WIDTH = 980;
+
+export function RoomsPicture({ picture, selected, onSelect, diff, fit = true }) {
   const { width, height, nodes, edges } = picture;
-  return html`<svg class="rooms" viewBox="0 0 ${width} ${height}" width=${width} height=${height} role="img" aria-label="rooms and the imports between them">
+  const scale = fit ? Math.max(MIN_FIT_SCALE, Math.min(1, FIT_WIDTH / width)) : 1;
+  return html`<svg class="rooms" viewBox="0 0 ${width} ${height}" width=${Math.round(width * scale)} height=${Math.round(height * scale)} role="img" aria-label="rooms and the imports between them">
     <defs>
       <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead" /></marker>
       <marker id="arrow-red" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead broken" /></marker>
@@ -100,13 +127,40 @@ export function diffRooms(ratified, candidate) {
   return { added, removed, changed, lines };
 }
 
-/** The prefix a room is collapsed into: its name up to the first `-`, `/` or `.` ("store-notes" → "store"). */
-export const levelOf = (name) => name.split(/[-/.]/)[0] || name;
+/**
+ * The prefix a room is collapsed into: its name up to the first `-`, `/` or `.` ("store-notes" →
+ * "store"), after the leading words most rooms share ("dubbo-rpc-api" → "rpc" when most rooms
+ * start with "dubbo-"): a shared prefix would put every room in one group.
+ */
+export function levelOf(name, shared = []) {
+  const parts = name.split(/[-/.]/);
+  let i = 0;
+  while (i < shared.length && i < parts.length - 1 && parts[i] === shared[i]) i++;
+  return parts.slice(0, i + 1).join('-') || name;
+}
+
+/** The leading words more than half the rooms share ("dubbo" for dubbo-cluster, dubbo-rpc-api…). */
+export function sharedPrefix(names) {
+  const shared = [];
+  for (let depth = 0; depth < 3; depth++) {
+    const count = new Map();
+    for (const n of names) {
+      const parts = n.split(/[-/.]/);
+      if (parts.length <= depth + 1 || shared.some((w, k) => parts[k] !== w)) continue;
+      count.set(parts[depth], (count.get(parts[depth]) ?? 0) + 1);
+    }
+    const top = [...count].sort((a, b) => b[1] - a[1])[0];
+    if (!top || top[1] <= names.length / 2) break;
+    shared.push(top[0]);
+  }
+  return shared;
+}
 
 /** Rooms merged by prefix (one level up): files summed, imports between groups summed, breaks kept as breaks. */
 export function collapseRooms(rooms) {
   const groups = new Map();
-  const groupOf = new Map(rooms.map((r) => [r.name, levelOf(r.name)]));
+  const shared = sharedPrefix(rooms.map((r) => r.name));
+  const groupOf = new Map(rooms.map((r) => [r.name, levelOf(r.name, shared)]));
   for (const r of rooms) {
     const name = groupOf.get(r.name);
     let g = groups.get(name);

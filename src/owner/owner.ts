@@ -45,6 +45,8 @@ import { makePrivateDir, prepareSocketFolder, runPaths, unsafeFolderReason, type
 import { ensureToken } from './token.js';
 import { proveOwner } from './verify-owner.js';
 import { PageRoutes } from '../page/index.js';
+import { HomeBrains } from './home-brains.js';
+import { pageReadsOf } from './page-reads-host.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
@@ -233,7 +235,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
         startedAt: Date.parse(info.started_at),
         brains: () => brains.describe(),
         sessionHost: brains,
-        page: new PageRoutes(),
+        page: new PageRoutes({ brains: ((all) => () => all.describe())(new HomeBrains(paths.home, brains)), reads: pageReadsOf(brains) }),
       });
       try {
         info.url = await http.listen();

@@ -11,6 +11,8 @@
  *   GET  /page/api/brains        what GET /api/brains answers
  *   GET  /page/api/events        server-sent events: `brains` whenever the list changes
  *   POST /page/api/tools/<name>  a tool call through the REST seam (?folder=…)
+ *   POST /page/api/read/lines    code lines around hits, {hits:[{path,line}]} (?folder=…)
+ *   POST /page/api/read/history  a file's recent commits and the files that change with it, {path}
  *   POST /page/api/logout        ends the page session
  *
  * Every request but /login, `/` and the static files (none of them holds anything of a brain) needs the cookie (GDN_PAGE_LOGIN_REQUIRED);
@@ -29,6 +31,19 @@ export interface PageSeam {
 }
 
 export interface PageRoutesOptions extends LoginCodesOptions, BrainsStreamOptions {
+  /**
+   * Every brain of the home for the brains view (open ones and closed ones read from their
+   * stores); without it the page shows what `GET /api/brains` says (the open ones).
+   */
+  brains?: () => unknown;
+  /**
+   * The reads the page makes that are not tools (code lines around hits, a file's history):
+   * src/tools/page-reads.ts, under the tools' rules. Without it those routes answer 404.
+   */
+  reads?: {
+    lines(folder: string, body: unknown): Promise<unknown>;
+    history(folder: string, body: unknown): Promise<unknown>;
+  };
   /** Where the bundle is. @default PAGE_ASSETS_DIR */
   assetsDir?: string;
 }
@@ -47,8 +62,12 @@ export class PageRoutes {
   readonly logins: LoginCodes;
   #assets: PageAssets;
   #stream: BrainsStream;
+  #brains: (() => unknown) | undefined;
+  #reads: PageRoutesOptions['reads'];
 
   constructor(options: PageRoutesOptions = {}) {
+    this.#brains = options.brains;
+    this.#reads = options.reads;
     this.logins = new LoginCodes(options);
     this.#assets = new PageAssets(options.assetsDir);
     this.#stream = new BrainsStream(options);
@@ -75,6 +94,9 @@ export class PageRoutes {
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown, seam: PageSeam): Promise<void> {
     const path = url.pathname;
+    const all = this.#brains;
+    const rest = seam;
+    if (all) seam = { brains: all, callTool: (folder, name, args) => rest.callTool(folder, name, args) };
     if (req.method === 'GET' && path === '/login') return this.#login(res, url);
     if (req.method === 'GET' && path === '/') return this.#file(res, 'index.html');
     if (req.method === 'GET' && path === '/favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
@@ -90,6 +112,17 @@ export class PageRoutes {
       const folder = url.searchParams.get('folder') ?? '';
       const { status, value } = await seam.callTool(folder, tool[1]!, body ?? {});
       return send(res, status, value);
+    }
+    const read = /^\/page\/api\/read\/(lines|history)$/.exec(path);
+    if (read && req.method === 'POST' && this.#reads) {
+      const folder = url.searchParams.get('folder') ?? '';
+      try {
+        return send(res, 200, await this.#reads[read[1] as 'lines' | 'history'](folder, body));
+      } catch (err) {
+        const e = err as { code?: string; message?: string };
+        if (typeof e.code !== 'string' || !e.code.startsWith('GDN_')) throw err;
+        return send(res, e.code === 'GDN_BRAIN_NOT_FOUND' ? 404 : 400, { error: { code: e.code, message: e.message } });
+      }
     }
     const err = new RouteNotFoundError(req.method, path);
     send(res, 404, { error: { code: err.code, message: err.message } });
