@@ -93,10 +93,10 @@ export interface FlatVerdict {
 }
 
 /** One memory series judged after `warmup` ms: flat slope and no new peak in the last third. */
-export function judgeFlat(name: string, points: readonly Point[], warmup: number, maxSlope = FLAT_SLOPE_MB_PER_10_MIN): FlatVerdict {
+export function judgeFlat(name: string, points: readonly Point[], warmup: number, maxSlope = FLAT_SLOPE_MB_PER_10_MIN, peakTolerance = PEAK_TOLERANCE_MB): FlatVerdict {
   const judged = points.filter((p) => p.t >= warmup);
   const slope = slopePer10Min(judged);
-  const peak = newPeakInLastThird(judged);
+  const peak = newPeakInLastThird(judged, peakTolerance);
   const misses: string[] = [];
   if (slope > maxSlope) misses.push(`slope ${slope.toFixed(2)} MB/10 min > ${maxSlope}`);
   if (peak.newPeak) misses.push(`new peak in the last third (${peak.lastThirdPeak.toFixed(1)} MB > ${peak.earlierPeak.toFixed(1)} MB before)`);

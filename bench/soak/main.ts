@@ -9,6 +9,7 @@
  *   --base-files N     the big repository's size (default 3000)
  *   --seed N           the workload's draws (default 20261203)
  *   --max-slope-mb N   the memory slope bound, MB / 10 min (default 2, issue 31)
+ *   --peak-tolerance-mb N  a last-third value above the earlier peak by more is a new peak (default 1)
  *   --seek-ratio N     seek p99 over the soak against idle (default 2, issue 31)
  *   --out FILE         the JSON report (default soak-report.json in the temp folder, kept)
  *   --write-doc        docs/reliability.md's soak section and docs/soak-rss.svg
@@ -29,7 +30,7 @@ import { makeBigTree, makePlainTree, makeTreeSitterTree, type Tree } from './tre
 import { judgeSoak, type Bounds } from './verdict.js';
 import { Workload, type Brain } from './workload.js';
 import { writeDoc, type SoakReport } from './report.js';
-import { FLAT_SLOPE_MB_PER_10_MIN, SEEK_P99_RATIO_MAX } from './judge.js';
+import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const IDLE_SEEKS = 200;
@@ -43,6 +44,7 @@ interface Options {
   baseFiles: number;
   seed: number;
   maxSlopeMb: number;
+  peakToleranceMb: number;
   seekRatio: number;
   out: string | null;
   writeDoc: boolean;
@@ -50,7 +52,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false };
+  const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, peakToleranceMb: PEAK_TOLERANCE_MB, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false };
   let runtimeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -75,6 +77,7 @@ function parseArgs(argv: string[]): Options {
     } else if (a === '--base-files') o.baseFiles = Math.round(num());
     else if (a === '--seed') o.seed = Math.round(num());
     else if (a === '--max-slope-mb') o.maxSlopeMb = num();
+    else if (a === '--peak-tolerance-mb') o.peakToleranceMb = num();
     else if (a === '--seek-ratio') o.seekRatio = num();
     else if (a === '--out') o.out = resolve(next());
     else if (a === '--write-doc') o.writeDoc = true;
@@ -108,7 +111,13 @@ async function main(): Promise<number> {
   let workload: Workload | undefined;
   const cleanup = () => {
     if (owner && owner.proc.exitCode === null) owner.proc.kill('SIGKILL');
-    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+    if (!o.keep) {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      } catch (err) {
+        log(`soak: ${dir} not removed: ${(err as Error).message}`);
+      }
+    }
   };
   process.once('SIGINT', () => {
     cleanup();
@@ -172,7 +181,7 @@ async function main(): Promise<number> {
       alerts.push({ brain: b.tree.kind, alerts: parsed });
     }
     const ownerExit = await owner.stop();
-    const bounds: Bounds = { maxSlopeMb: o.maxSlopeMb, seekRatioMax: o.seekRatio, fdSlack: 8, watchSlack: 16, threadSlack: 4 };
+    const bounds: Bounds = { maxSlopeMb: o.maxSlopeMb, peakToleranceMb: o.peakToleranceMb, seekRatioMax: o.seekRatio, fdSlack: 8, watchSlack: 16, threadSlack: 4 };
     const verdicts = judgeSoak({ runMs, samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, bounds });
     const { probeSeekMs, calls, ...rest } = workload.result;
     const report: SoakReport = {

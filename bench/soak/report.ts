@@ -9,9 +9,10 @@ import type { Sample } from './sampler.js';
 import type { Verdicts } from './verdict.js';
 import type { WorkloadResult } from './workload.js';
 
-export const DOC_BEGIN = '<!-- soak:begin (written by `npm run soak -- --write-doc`) -->';
-export const DOC_END = '<!-- soak:end -->';
-export const SVG_NAME = 'soak-rss.svg';
+/** The section's markers and plot, one of each per watch backend (a run replaces its own). */
+export const docBegin = (watch: string) => `<!-- soak:begin ${watch} (written by \`npm run soak -- --write-doc\`) -->`;
+export const docEnd = (watch: string) => `<!-- soak:end ${watch} -->`;
+export const svgName = (watch: string) => `soak-rss-${watch.replace(/[^a-z]+/g, '-')}.svg`;
 
 export interface SoakReport {
   config: { minutes: number; runtime: string; runtimeVersion: string; watchBackend: string; seed: number; baseFiles: number; treeSitterFiles: number; plainFiles: number; startedAt: string; machine: string; bounds: Record<string, number> };
@@ -84,8 +85,8 @@ export function renderDocSection(r: SoakReport): string {
   const calls = r.workload;
   const byTransport = (rec: Record<string, number>) => Object.entries(rec).map(([k, n]) => `${k} ${n}`).join(', ');
   const lines = [
-    DOC_BEGIN,
-    '## The soak: an owner through a working day',
+    docBegin(c.watchBackend),
+    `## The soak: an owner through a working day (${c.watchBackend} watcher)`,
     '',
     `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
       `Three brains, armed and watched: a git repository of ${c.baseFiles} files in five languages, a git repository of ${c.treeSitterFiles} files in tree-sitter languages (C, C#, Kotlin, Ruby) and a folder of ${c.plainFiles} files that is no git work tree. ` +
@@ -96,7 +97,7 @@ export function renderDocSection(r: SoakReport): string {
     `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples). ` +
       `Memory is judged after a warm-up of ${(v.warmupMs / 60_000).toFixed(1)} minutes (5 minutes for 30 or more, else a sixth of the run); levels are read with no session open and the brains settled (backlog 0, no tick), after each round.`,
     '',
-    `![The owner's RSS and heaps over the soak](${SVG_NAME})`,
+    `![The owner's RSS and heaps over the soak](${svgName(c.watchBackend)})`,
     '',
     '| memory (after the warm-up) | slope, MB / 10 min | peak before the last third, MB | peak in the last third, MB | target (≤ ' + r.config.bounds.maxSlopeMb + ', no new peak) |',
     '| --- | --- | --- | --- | --- |',
@@ -119,7 +120,7 @@ export function renderDocSection(r: SoakReport): string {
     `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.`,
     '',
     v.missed.length ? `Missed: ${v.missed.join('; ')}.` : 'Every target met.',
-    DOC_END,
+    docEnd(c.watchBackend),
   ];
   return lines.join('\n') + '\n';
 }
@@ -138,9 +139,10 @@ export function writeDoc(root: string, r: SoakReport): void {
   const docPath = join(root, 'docs', 'reliability.md');
   const section = renderDocSection(r);
   const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
-  const a = doc.indexOf(DOC_BEGIN);
-  const b = doc.indexOf(DOC_END);
-  const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + DOC_END.length + 1) : doc.replace(/\n*$/, '\n\n') + section;
+  const w = r.config.watchBackend;
+  const a = doc.indexOf(docBegin(w));
+  const b = doc.indexOf(docEnd(w));
+  const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + docEnd(w).length + 1) : doc.replace(/\n*$/, '\n\n') + section;
   writeFileSync(docPath, next);
-  writeFileSync(join(root, 'docs', SVG_NAME), renderSvg(r.samples, r.verdicts.warmupMs));
+  writeFileSync(join(root, 'docs', svgName(w)), renderSvg(r.samples, r.verdicts.warmupMs));
 }

@@ -126,21 +126,30 @@ export class Tree {
       return `renamed ${n} files back`;
     }
     for (let i = 0; i < count; i++) {
-      const f = this.#rng.pick(this.files);
-      if (this.#renamed.some((r) => r.from === f.path)) continue;
-      const to = f.path.replace(/(\.[a-z]+)$/, `_moved$1`);
-      this.#move(f.path, to);
-      this.#renamed.push({ from: f.path, to });
+      const from = this.#rng.pick(this.files).path;
+      if (this.#renamed.some((r) => r.from === from)) continue;
+      const to = from.replace(/(\.[a-z]+)$/, `_moved$1`);
+      if (this.#move(from, to)) this.#renamed.push({ from, to });
     }
     return `renamed ${this.#renamed.length} files`;
   }
 
-  #move(from: string, to: string): void {
+  /** Renames one file (git mv in a git tree); false when it is not there or the new name is taken. */
+  #move(from: string, to: string): boolean {
     const f = this.files.find((x) => x.path === from);
-    if (!f || !existsSync(join(this.dir, from))) return;
-    if (this.git) this.runGit('mv', from, to);
-    else renameSync(join(this.dir, from), join(this.dir, to));
+    if (!f || !existsSync(join(this.dir, from)) || existsSync(join(this.dir, to))) return false;
+    let moved = false;
+    if (this.git) {
+      try {
+        this.runGit('mv', from, to);
+        moved = true;
+      } catch {
+        // Not tracked yet (a new file of a burst): renamed as an editor would.
+      }
+    }
+    if (!moved) renameSync(join(this.dir, from), join(this.dir, to));
     f.path = to;
+    return true;
   }
 
   /** Commits everything as it is (a git tree). */

@@ -9,6 +9,8 @@ import type { TokenRecord } from './workload.js';
 export interface Bounds {
   /** MB per 10 minutes (issue 31: 2). */
   maxSlopeMb: number;
+  /** How far past the earlier peak a last-third value may go, in MB (judge.ts PEAK_TOLERANCE_MB). */
+  peakToleranceMb: number;
   /** Seek p99 over the soak against idle (issue 31: 2). */
   seekRatioMax: number;
   /** What a count may sit above its quiet level once the sessions left. */
@@ -51,10 +53,10 @@ export function judgeSoak(input: {
   const warmup = warmupMs(input.runMs);
   const all = input.samples;
   const memory = [
-    judgeFlat('RSS', series(all, (s) => s.rssMb), warmup, b.maxSlopeMb),
-    judgeFlat('main thread heap', series(all, (s) => s.mainHeapMb), warmup, b.maxSlopeMb),
-    judgeFlat('pool thread heap', series(all, (s) => s.poolHeapMb), warmup, b.maxSlopeMb),
-    judgeFlat('store writers heap', series(all, (s) => s.writersHeapMb), warmup, b.maxSlopeMb),
+    judgeFlat('RSS', series(all, (s) => s.rssMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('main thread heap', series(all, (s) => s.mainHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('pool thread heap', series(all, (s) => s.poolHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('store writers heap', series(all, (s) => s.writersHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
   ];
   const quiet = all.filter((s) => s.quiet && s.t >= warmup && s !== input.finalQuiet);
   const f = input.finalQuiet;

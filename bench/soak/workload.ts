@@ -8,7 +8,8 @@
  *   3. while the burst is picked up, the sessions query (seek, refs, impact, delegate, notes)
  *      and the token is looked up with seek until it is found;
  *   4. sessions go: one in three rounds one of them is killed in the middle of a call;
- *   5. once the brains settle (backlog 0, no tick running), a quiet sample.
+ *   5. once the brains settle (backlog 0, no tick running), a quiet sample;
+ *   6. a pause of THINK_MS_MIN to THINK_MS_MAX, as between one change and the next.
  *
  * A REST seek prober runs beside all of it on the big brain (one every PROBE_EVERY_MS), the
  * same calls as the idle measurement before the soak, so their p99s compare.
@@ -27,6 +28,9 @@ const TOKEN_POLL_MS = 100;
 export const PROBE_EVERY_MS = 500;
 const SETTLE_POLL_MS = 250;
 const SETTLE_BOUND_MS = 180_000;
+/** The pause between rounds: a day is bursts with time between them, not one long burst. */
+export const THINK_MS_MIN = 3_000;
+export const THINK_MS_MAX = 12_000;
 
 /** Queries drawn for seek: words the generators use, in every language. */
 export const SEEK_WORDS = ['invoice', 'ledger total', 'retry queue', 'session cache', 'parse order', 'flush buffer', 'tenant policy', 'resolve route', 'publish event', 'shard cursor'];
@@ -202,13 +206,14 @@ export class Workload {
   /** The day's other moves, in turn on the git brains (and renames/bounds on any). */
   #special(brain: Brain, round: number): string[] {
     const tree = brain.tree;
-    const pick = round % 6;
+    // Each brain comes every third round; its moves cycle over its own visits.
+    const pick = Math.floor(round / this.brains.length) % 6;
     if (pick === 1) return [tree.growOrShrink()];
     if (pick === 3) return [tree.renames(20)];
     if (!tree.git) return [];
     if (pick === 2) return [tree.branchSwitch(round, 50)];
     if (pick === 4) return [tree.rebase(round, 40)];
-    if (pick === 5 && round % 12 === 5) return [tree.gc()];
+    if (pick === 5) return [tree.gc()];
     return [];
   }
 
@@ -255,6 +260,7 @@ export class Workload {
     if (!(await this.settle())) this.#fail(`round ${round}: the brains did not settle within ${SETTLE_BOUND_MS} ms`);
     else await this.sampler.take(true);
     this.result.rounds++;
+    await new Promise((r) => setTimeout(r, rng.int(THINK_MS_MIN, THINK_MS_MAX)));
   }
 
   /** Seek on the token until found, from a REST call of its own; ms from the write, or null. */
