@@ -47,6 +47,7 @@ import { proveOwner } from './verify-owner.js';
 import { PageRoutes } from '../page/index.js';
 import { HomeBrains } from './home-brains.js';
 import { pageReadsOf } from './page-reads-host.js';
+import { threadHeap, type ThreadHeap } from '../../workers/types.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
@@ -99,6 +100,9 @@ export class Owner {
   #processHooks = false;
   #lock: OwnerLock;
   #socketId: SocketId | null;
+  /** The last heaps the pool and writer threads reported (status() asks again, without waiting). */
+  #threadHeaps: { pool: ThreadHeap | null; writers: Record<string, ThreadHeap>; at: string | null } = { pool: null, writers: {}, at: null };
+  #askingHeaps = false;
 
   constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; socketId: SocketId | null; http: HttpListener | null; lock: OwnerLock; log: Logger }) {
     this.info = parts.info;
@@ -120,7 +124,32 @@ export class Owner {
       max_brains: this.brains.brains.maxOpen,
       brains: this.brains.describe(),
       watched: this.brains.watchers.describe(),
+      heaps: this.#heaps(),
     };
+  }
+
+  /**
+   * Each thread's V8 heap (JavaScriptCore's on Bun), for the soak (bench/soak/): the main
+   * thread's now; a pool thread's and each open brain's writer's as they last answered. status()
+   * is synchronous (the socket answers it at once), so it asks them again for the next status
+   * and never waits: their figures are one status call old.
+   */
+  #heaps(): { main: ThreadHeap; pool: ThreadHeap | null; writers: Record<string, ThreadHeap>; threads_at: string | null } {
+    if (!this.#askingHeaps) {
+      this.#askingHeaps = true;
+      const open = this.brains.brains.openBrains();
+      void Promise.allSettled([this.brains.brains.pool.heapStatsIfRunning() ?? Promise.resolve(null), ...open.map((b) => b.writer.heapStats())])
+        .then(([pool, ...writers]) => {
+          const w: Record<string, ThreadHeap> = {};
+          writers.forEach((r, i) => {
+            if (r.status === 'fulfilled') w[open[i]!.id] = r.value;
+          });
+          this.#threadHeaps = { pool: pool!.status === 'fulfilled' ? (pool.value as ThreadHeap | null) : null, writers: w, at: new Date().toISOString() };
+        })
+        .finally(() => (this.#askingHeaps = false));
+    }
+    const t = this.#threadHeaps;
+    return { main: threadHeap(), pool: t.pool, writers: t.writers, threads_at: t.at };
   }
 
   /** Shuts down in the order written at the top of this file. Idempotent. */

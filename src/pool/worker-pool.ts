@@ -173,6 +173,17 @@ export class WorkerPool {
     return this.#run('heap-stats', HASH_FILE, 'heapStats', {}, []);
   }
 
+  /**
+   * A pool thread's heap while the pool runs, else null: never starts the pool nor touches its
+   * idle clocks (the grammar release), so asking it (the owner's status, every 10 s in the soak)
+   * changes nothing it measures.
+   */
+  heapStatsIfRunning(): Promise<ThreadHeap> | null {
+    const pool = this.#pool;
+    if (!pool) return null;
+    return pool.run({}, { filename: HASH_FILE, name: 'heapStats', signal: AbortSignal.timeout(POOL_TASK_TIMEOUT_MS) }) as Promise<ThreadHeap>;
+  }
+
   /** Starts the threads now, so a measurement does not include their start-up. */
   warm(): void {
     this.#ensure();

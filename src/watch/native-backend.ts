@@ -39,8 +39,18 @@ export function nativeIgnores(): string[] {
 }
 
 interface ParcelWatcher {
-  subscribe(dir: string, fn: EventsCallback, opts: { ignore: string[] }): Promise<RootSubscription>;
+  subscribe(dir: string, fn: EventsCallback, opts: { ignore: string[]; backend?: string }): Promise<RootSubscription>;
 }
+
+/**
+ * The backend @parcel/watcher is told to use, by platform. Its "default" first asks whether
+ * watchman runs (popen of `watchman … get-sockname`); without watchman the answer does not
+ * parse, the pclose is skipped, and the `sh` stays a zombie with its pipe open for the watch
+ * host's life, one more each time the host's last subscription ends (found by the soak;
+ * test/the-native-watcher-starts-no-process.test.ts). Naming the platform's own backend starts
+ * nothing. Elsewhere (none named) the default stands.
+ */
+export const NATIVE_BACKEND_BY_PLATFORM: Partial<Record<NodeJS.Platform, string>> = { linux: 'inotify', darwin: 'fs-events', win32: 'windows' };
 
 /**
  * The native backend, or the error that kept it from loading (the caller falls back).
@@ -57,8 +67,9 @@ export async function loadNativeBackend(env: NodeJS.ProcessEnv = process.env): P
     return err instanceof Error ? err : new Error(String(err));
   }
   const ignore = nativeIgnores();
+  const backend = NATIVE_BACKEND_BY_PLATFORM[process.platform];
   return {
     name: 'native',
-    subscribe: (root, onEvents) => parcel.subscribe(root, onEvents, { ignore }),
+    subscribe: (root, onEvents) => parcel.subscribe(root, onEvents, backend ? { ignore, backend } : { ignore }),
   };
 }

@@ -1,0 +1,239 @@
+/**
+ * `npm run soak -- --minutes N`: an owner through a working day (issue 31 part 1), judged.
+ *
+ *   --minutes N        how long the day runs (default 30); the warm-up is judge.ts warmupMs
+ *   --watch W          native (default) or fs.watch: the owner's watch host backend. fs.watch
+ *                      is the fallback only Bun's runtime has (src/watch/fs-watch-backend.ts), so
+ *                      it runs the owner on Bun with GARDENER_WATCH_NATIVE=0
+ *   --runtime PATH     the runtime of the owner (default this one; bun for --watch fs.watch)
+ *   --base-files N     the big repository's size (default 3000)
+ *   --seed N           the workload's draws (default 20261203)
+ *   --max-slope-mb N   the memory slope bound, MB / 10 min (default 2, issue 31)
+ *   --peak-tolerance-mb N  a last-third value above the earlier peak by more is a new peak (default 1)
+ *   --seek-ratio N     seek p99 over the soak against idle (default 2, issue 31)
+ *   --out FILE         the JSON report (default soak-report.json in the temp folder, kept)
+ *   --write-doc        docs/reliability.md's soak section and docs/soak-rss.svg
+ *   --keep             keep the temporary folder (home, trees)
+ *
+ * Exits 0 when every target is met, 1 with one `MISSED:` line per missed target, 2 when the
+ * soak itself could not run.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, hostname, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLI, startOwner, type OwnerProcess } from './owner-process.js';
+import { Sampler } from './sampler.js';
+import { restCall } from './sessions.js';
+import { makeBigTree, makePlainTree, makeTreeSitterTree, type Tree } from './trees.js';
+import { judgeSoak, type Bounds } from './verdict.js';
+import { Workload, type Brain } from './workload.js';
+import { writeDoc, type SoakReport } from './report.js';
+import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const IDLE_SEEKS = 200;
+const TREE_SITTER_FILES = 400;
+const PLAIN_FILES = 400;
+
+interface Options {
+  minutes: number;
+  watch: 'native' | 'fs.watch';
+  runtime: string;
+  baseFiles: number;
+  seed: number;
+  maxSlopeMb: number;
+  peakToleranceMb: number;
+  seekRatio: number;
+  out: string | null;
+  writeDoc: boolean;
+  keep: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, peakToleranceMb: PEAK_TOLERANCE_MB, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false };
+  let runtimeGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`soak: ${a} needs a value`);
+      return v;
+    };
+    const num = () => {
+      const v = Number(next());
+      if (!Number.isFinite(v) || v <= 0) throw new Error(`soak: ${a} needs a positive number`);
+      return v;
+    };
+    if (a === '--minutes') o.minutes = num();
+    else if (a === '--watch') {
+      const w = next();
+      if (w !== 'native' && w !== 'fs.watch') throw new Error('soak: --watch is native or fs.watch');
+      o.watch = w;
+    } else if (a === '--runtime') {
+      o.runtime = next();
+      runtimeGiven = true;
+    } else if (a === '--base-files') o.baseFiles = Math.round(num());
+    else if (a === '--seed') o.seed = Math.round(num());
+    else if (a === '--max-slope-mb') o.maxSlopeMb = num();
+    else if (a === '--peak-tolerance-mb') o.peakToleranceMb = num();
+    else if (a === '--seek-ratio') o.seekRatio = num();
+    else if (a === '--out') o.out = resolve(next());
+    else if (a === '--write-doc') o.writeDoc = true;
+    else if (a === '--keep') o.keep = true;
+    else throw new Error(`soak: unknown option ${a}`);
+  }
+  if (o.watch === 'fs.watch' && !runtimeGiven) o.runtime = join(ROOT, 'node_modules', '.bin', 'bun');
+  return o;
+}
+
+const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+
+async function main(): Promise<number> {
+  const o = parseArgs(process.argv.slice(2));
+  const runMs = o.minutes * 60_000;
+  const dir = mkdtempSync(join(tmpdir(), 'gardener-soak-'));
+  const home = join(dir, 'home');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GARDENER_HOME: home,
+    GARDENER_LOG: 'debug',
+    // The proxies must reach the owner on a loaded machine (a 100 ms dial may serve in-process: issue 31 part 2).
+    GARDENER_PROXY_DIAL_MS: '10000',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    ...(o.watch === 'fs.watch' ? { GARDENER_WATCH_NATIVE: '0' } : {}),
+  };
+  delete env.XDG_RUNTIME_DIR;
+  delete env.GARDENER_NO_OWNER;
+  let owner: OwnerProcess | undefined;
+  let workload: Workload | undefined;
+  const cleanup = () => {
+    if (owner && owner.proc.exitCode === null) owner.proc.kill('SIGKILL');
+    if (!o.keep) {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      } catch (err) {
+        log(`soak: ${dir} not removed: ${(err as Error).message}`);
+      }
+    }
+  };
+  process.once('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  try {
+    log(`soak: ${o.minutes} min, watch ${o.watch}, owner on ${o.runtime}, in ${dir}`);
+    const trees: Tree[] = [
+      await makeBigTree(join(dir, 'big'), o.baseFiles, o.seed),
+      makeTreeSitterTree(join(dir, 'ts'), TREE_SITTER_FILES, o.seed),
+      makePlainTree(join(dir, 'plain'), PLAIN_FILES, o.seed),
+    ];
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const brains: Brain[] = [];
+    for (const tree of trees) {
+      const cli = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args], { env: { ...env, GARDENER_LOG: 'warn' }, encoding: 'utf8' });
+      cli('init', tree.dir, '--json');
+      cli('daemon', 'start', tree.dir, '--json');
+      brains.push({ id: JSON.parse(cli('status', tree.dir, '--json')).brain, tree });
+    }
+    log(`soak: brains ready (${brains.map((b) => `${b.tree.kind} ${b.tree.files.length} files`).join(', ')})`);
+
+    owner = await startOwner(o.runtime, env);
+    const backends = await Promise.all(brains.map((b) => owner!.watching(b.id)));
+    if (backends.some((w) => w !== o.watch)) throw new Error(`soak: the owner watches with ${backends.join(', ')}, not ${o.watch}`);
+    const t0 = performance.now();
+    const sampler = new Sampler(owner, t0, () => workload?.open.size ?? 0, log);
+    workload = new Workload(owner, home, env, brains, sampler, o.seed, log);
+    if (!(await workload.settle())) throw new Error('soak: the brains did not settle after the owner resumed them');
+    await sampler.take(true);
+    sampler.start();
+    const idleSeekMs = await workload.idleSeeks(IDLE_SEEKS);
+    log(`soak: idle seek p99 measured over ${IDLE_SEEKS} calls; the day begins`);
+
+    workload.startProbe();
+    const until = t0 + runMs;
+    let round = 0;
+    while (performance.now() < until) {
+      await workload.round(round++);
+      if (round % 5 === 0) {
+        const last = sampler.samples[sampler.samples.length - 1]!;
+        log(`soak: round ${round}, ${((performance.now() - t0) / 60_000).toFixed(1)} min, RSS ${last.rssMb.toFixed(1)} MB, fds ${last.fds}, watches ${last.watches}, threads ${last.threads}, tokens lost ${workload.result.tokens.filter((t) => t.foundMs === null).length}`);
+      }
+    }
+    await workload.stopProbe();
+    await workload.closeAll();
+    sampler.stop();
+    const settled = await workload.settle();
+    const finalQuiet = (await sampler.take(true))!;
+    const status = await owner.status();
+    const backlogEnd = settled ? status.brains.reduce((a, b) => a + (b.backlog ?? 0), 0) : (status.brains.reduce((a, b) => a + (b.backlog ?? 0), 0) || -1);
+    const alerts = [];
+    for (const b of brains) {
+      const r = await restCall(owner, b.tree.dir, 'alerts_list', { include_acked: true });
+      let parsed: unknown = r.text;
+      try {
+        parsed = JSON.parse(r.text);
+      } catch {
+        // Kept as text.
+      }
+      alerts.push({ brain: b.tree.kind, alerts: parsed });
+    }
+    const ownerExit = await owner.stop();
+    const bounds: Bounds = { maxSlopeMb: o.maxSlopeMb, peakToleranceMb: o.peakToleranceMb, seekRatioMax: o.seekRatio, fdSlack: 8, watchSlack: 16, threadSlack: 4 };
+    const verdicts = judgeSoak({ runMs, samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, bounds });
+    const { probeSeekMs, calls, ...rest } = workload.result;
+    const report: SoakReport = {
+      config: {
+        minutes: o.minutes,
+        runtime: o.runtime.includes('bun') ? 'Bun' : 'Node',
+        runtimeVersion: execFileSync(o.runtime, ['--version'], { encoding: 'utf8' }).trim(),
+        watchBackend: o.watch,
+        seed: o.seed,
+        baseFiles: o.baseFiles,
+        treeSitterFiles: TREE_SITTER_FILES,
+        plainFiles: PLAIN_FILES,
+        startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString().slice(0, 16) + 'Z',
+        machine: `${cpus().length} cores (${hostname() ? 'a shared box' : 'this machine'})`,
+        bounds: { ...bounds },
+      },
+      brains: brains.map((b, i) => ({ kind: b.tree.kind, id: b.id, files: b.tree.files.length, watchBackend: backends[i]! })),
+      idleSeekMs: idleSeekMs.map((ms) => Math.round(ms * 100) / 100),
+      samples: sampler.samples,
+      workload: { ...rest, probeSeeks: probeSeekMs.length, calls: calls.length, callsFailed: calls.filter((c) => !c.ok).length },
+      alerts,
+      ownerWarnings: owner.warnings,
+      verdicts,
+    };
+    const out = o.out ?? join(o.keep ? dir : tmpdir(), `gardener-soak-${Date.now()}.json`);
+    writeFileSync(out, JSON.stringify({ ...report, probeSeekMs: probeSeekMs.map((ms) => Math.round(ms * 100) / 100), calls }, null, 1));
+    if (o.writeDoc) writeDoc(ROOT, report);
+    printSummary(report, out);
+    for (const m of verdicts.missed) console.log(`MISSED: ${m}`);
+    return verdicts.missed.length ? 1 : 0;
+  } finally {
+    await workload?.closeAll().catch(() => {});
+    cleanup();
+  }
+}
+
+function printSummary(r: SoakReport, out: string): void {
+  const v = r.verdicts;
+  const p = (n: number | null) => (n === null || !Number.isFinite(n) ? '–' : n.toFixed(2));
+  console.log(`soak: ${r.config.minutes} min on ${r.config.runtime} ${r.config.runtimeVersion}, watch ${r.config.watchBackend}, ${r.workload.rounds} rounds, ${r.samples.length} samples, warm-up ${(v.warmupMs / 1000).toFixed(0)} s`);
+  for (const m of v.memory) console.log(`  ${m.name}: slope ${p(m.slopeMbPer10Min)} MB/10 min, peak ${p(m.earlierPeakMb)} MB before the last third, ${p(m.lastThirdPeakMb)} MB in it`);
+  for (const l of v.levels) console.log(`  ${l.name}: ${l.baseline} with no session (lowest after the warm-up), ${l.final} at the end`);
+  console.log(`  zombies at most ${v.zombiesMax}; tokens ${v.tokens.written} written, ${v.tokens.lost} lost, ${v.tokens.late} late; backlog at the end ${v.backlogEnd}`);
+  console.log(`  seek p99 ${p(v.seek.soakP99Ms)} ms over the soak vs ${p(v.seek.idleP99Ms)} ms idle (${p(v.seek.ratio)}x); owner at SIGTERM: ${v.ownerExit}`);
+  console.log(`  alerts: ${JSON.stringify(r.alerts).slice(0, 600)}`);
+  console.log(`  report: ${out}`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`soak: could not run: ${(err as Error).stack ?? err}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,148 @@
+/**
+ * What a soak leaves behind: the JSON report (everything it recorded and judged), and with
+ * --write-doc the soak's section of docs/reliability.md (between its two markers, the rest of
+ * the file untouched) and docs/soak-rss.svg, RSS and the heaps over time.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sample } from './sampler.js';
+import type { Verdicts } from './verdict.js';
+import type { WorkloadResult } from './workload.js';
+
+/** The section's markers and plot, one of each per watch backend (a run replaces its own). */
+export const docBegin = (watch: string) => `<!-- soak:begin ${watch} (written by \`npm run soak -- --write-doc\`) -->`;
+export const docEnd = (watch: string) => `<!-- soak:end ${watch} -->`;
+export const svgName = (watch: string) => `soak-rss-${watch.replace(/[^a-z]+/g, '-')}.svg`;
+
+export interface SoakReport {
+  config: { minutes: number; runtime: string; runtimeVersion: string; watchBackend: string; seed: number; baseFiles: number; treeSitterFiles: number; plainFiles: number; startedAt: string; machine: string; bounds: Record<string, number> };
+  brains: { kind: string; id: string; files: number; watchBackend: string }[];
+  idleSeekMs: number[];
+  samples: Sample[];
+  workload: Omit<WorkloadResult, 'probeSeekMs' | 'calls'> & { probeSeeks: number; calls: number; callsFailed: number };
+  alerts: { brain: string; alerts: unknown }[];
+  ownerWarnings: { at: number; level: string; msg: string; brain?: string; error?: string }[];
+  verdicts: Verdicts;
+}
+
+const f1 = (n: number | null | undefined) => (n === null || n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(1));
+const f2 = (n: number | null | undefined) => (n === null || n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(2));
+
+/** RSS and the heaps over the soak, as a small standalone SVG. */
+export function renderSvg(samples: readonly Sample[], warmupMs: number): string {
+  const W = 720;
+  const H = 300;
+  const L = 56;
+  const R = 16;
+  const T = 24;
+  const B = 40;
+  const tMax = Math.max(1, ...samples.map((s) => s.t));
+  const vMax = Math.ceil(Math.max(10, ...samples.map((s) => s.rssMb)) / 50) * 50;
+  const x = (t: number) => L + ((W - L - R) * t) / tMax;
+  const y = (v: number) => H - B - ((H - T - B) * v) / vMax;
+  const line = (pick: (s: Sample) => number | null, color: string, width = 1.5) => {
+    const pts = samples.flatMap((s) => {
+      const v = pick(s);
+      return v === null ? [] : [`${x(s.t).toFixed(1)},${y(v).toFixed(1)}`];
+    });
+    return pts.length ? `<polyline fill="none" stroke="${color}" stroke-width="${width}" points="${pts.join(' ')}"/>` : '';
+  };
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`);
+  out.push(`<rect width="${W}" height="${H}" fill="white"/>`);
+  out.push(`<rect x="${L}" y="${T}" width="${(x(Math.min(warmupMs, tMax)) - L).toFixed(1)}" height="${H - T - B}" fill="#f2f2f2"/>`);
+  out.push(`<text x="${L + 4}" y="${T + 12}" fill="#888">warm-up</text>`);
+  for (let v = 0; v <= vMax; v += vMax / 5) {
+    out.push(`<line x1="${L}" x2="${W - R}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#e0e0e0"/>`);
+    out.push(`<text x="${L - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(0)}</text>`);
+  }
+  const minutes = tMax / 60_000;
+  const step = minutes > 20 ? 5 : minutes > 6 ? 2 : 1;
+  for (let m = 0; m <= minutes; m += step) {
+    out.push(`<text x="${x(m * 60_000).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${m}</text>`);
+  }
+  out.push(`<text x="${(L + W - R) / 2}" y="${H - 6}" text-anchor="middle">minutes</text>`);
+  out.push(`<text x="14" y="${(T + H - B) / 2}" text-anchor="middle" transform="rotate(-90 14 ${(T + H - B) / 2})">MB</text>`);
+  out.push(line((s) => s.rssMb, '#c0392b', 2));
+  out.push(line((s) => s.mainHeapMb, '#2471a3'));
+  out.push(line((s) => s.poolHeapMb, '#27ae60'));
+  out.push(line((s) => s.writersHeapMb, '#8e44ad'));
+  const legend: [string, string][] = [['owner RSS', '#c0392b'], ['main heap', '#2471a3'], ['pool thread heap', '#27ae60'], ['store writers heap', '#8e44ad']];
+  legend.forEach(([name, color], i) => {
+    const lx = L + 90 + i * 140;
+    out.push(`<line x1="${lx}" x2="${lx + 18}" y1="${T - 8}" y2="${T - 8}" stroke="${color}" stroke-width="2"/><text x="${lx + 22}" y="${T - 4}">${name}</text>`);
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}
+
+export function renderDocSection(r: SoakReport): string {
+  const v = r.verdicts;
+  const c = r.config;
+  const mem = v.memory.map((m) => `| ${m.name} | ${f2(m.slopeMbPer10Min)} | ${f1(m.earlierPeakMb)} | ${f1(m.lastThirdPeakMb)} | ${m.ok ? 'met' : '**MISSED**'} |`);
+  const lev = v.levels.map((l) => `| ${l.name} | ${l.baseline} | ${l.final} | ${l.ok ? 'met' : '**MISSED**'} |`);
+  const rssAll = r.samples.map((s) => s.rssMb);
+  const calls = r.workload;
+  const byTransport = (rec: Record<string, number>) => Object.entries(rec).map(([k, n]) => `${k} ${n}`).join(', ');
+  const lines = [
+    docBegin(c.watchBackend),
+    `## The soak: an owner through a working day (${c.watchBackend} watcher)`,
+    '',
+    `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
+      `Three brains, armed and watched: a git repository of ${c.baseFiles} files in five languages, a git repository of ${c.treeSitterFiles} files in tree-sitter languages (C, C#, Kotlin, Ruby) and a folder of ${c.plainFiles} files that is no git work tree. ` +
+      `${calls.rounds} rounds: sessions came and went over the stdio proxy, the socket, Streamable HTTP and REST (opened: ${byTransport(calls.sessionsOpened)}; killed in the middle of a call: ${byTransport(calls.killedMidCall)}), ` +
+      `${calls.calls} tool calls (seek, refs, impact, delegate, remember, notes) of which ${calls.callsFailed} failed; one burst a round (1, 10, 100 or 1000 files edited, added and deleted) on each brain in turn, with renames, a file growing past the 1 MiB per-file bound and shrinking back, branch switches, rebases and a \`git gc\` among them, ` +
+      `and a token written in each burst and looked up with seek. A REST seek every 500 ms on the big brain (${calls.probeSeeks} calls) against ${r.idleSeekMs.length} before the soak, idle.`,
+    '',
+    `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples). ` +
+      `Memory is judged after a warm-up of ${(v.warmupMs / 60_000).toFixed(1)} minutes (5 minutes for 30 or more, else a sixth of the run); levels are read with no session open and the brains settled (backlog 0, no tick), after each round.`,
+    '',
+    `![The owner's RSS and heaps over the soak](${svgName(c.watchBackend)})`,
+    '',
+    '| memory (after the warm-up) | slope, MB / 10 min | peak before the last third, MB | peak in the last third, MB | target (≤ ' + r.config.bounds.maxSlopeMb + ', no new peak) |',
+    '| --- | --- | --- | --- | --- |',
+    ...mem,
+    '',
+    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.`,
+    '',
+    '| level with no session open | lowest after the warm-up | at the end | target (back to its level) |',
+    '| --- | --- | --- | --- |',
+    ...lev,
+    '',
+    `| other target | measured | |`,
+    `| --- | --- | --- |`,
+    `| zombie children (most at once) | ${v.zombiesMax} | ${v.zombiesMax === 0 ? 'met' : '**MISSED**'} |`,
+    `| tokens lost / found late / written | ${v.tokens.lost} / ${v.tokens.late} / ${v.tokens.written} (found after ${f1((v.tokens.foundMsP50 ?? NaN) / 1000)} s median, ${f1((v.tokens.foundMsMax ?? NaN) / 1000)} s at most) | ${v.tokens.lost + v.tokens.late === 0 ? 'met' : '**MISSED**'} |`,
+    `| backlog at the end | ${v.backlogEnd} | ${v.backlogEnd === 0 ? 'met' : '**MISSED**'} |`,
+    `| seek p99: soak / idle | ${f1(v.seek.soakP99Ms)} ms / ${f1(v.seek.idleP99Ms)} ms = ${f2(v.seek.ratio)}x (≤ ${r.config.bounds.seekRatioMax}x) | ${v.seek.ok ? 'met' : '**MISSED**'} |`,
+    `| the owner at SIGTERM | ${v.ownerExit} | ${v.ownerExit === 'exit 0' ? 'met' : '**MISSED**'} |`,
+    '',
+    `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.`,
+    '',
+    v.missed.length ? `Missed: ${v.missed.join('; ')}.` : 'Every target met.',
+    docEnd(c.watchBackend),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+function summarizeAlerts(alerts: unknown): string {
+  const list = (alerts as { alerts?: { code?: string }[] })?.alerts;
+  if (!Array.isArray(list)) return String(JSON.stringify(alerts)).slice(0, 200);
+  if (list.length === 0) return 'none';
+  const kinds = new Map<string, number>();
+  for (const a of list) kinds.set(a.code ?? '?', (kinds.get(a.code ?? '?') ?? 0) + 1);
+  return [...kinds].map(([k, n]) => `${k} ×${n}`).join(', ');
+}
+
+/** Writes the section into docs/reliability.md (replacing its last run, or at the end) and the SVG beside it. */
+export function writeDoc(root: string, r: SoakReport): void {
+  const docPath = join(root, 'docs', 'reliability.md');
+  const section = renderDocSection(r);
+  const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
+  const w = r.config.watchBackend;
+  const a = doc.indexOf(docBegin(w));
+  const b = doc.indexOf(docEnd(w));
+  const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + docEnd(w).length + 1) : doc.replace(/\n*$/, '\n\n') + section;
+  writeFileSync(docPath, next);
+  writeFileSync(join(root, 'docs', svgName(w)), renderSvg(r.samples, r.verdicts.warmupMs));
+}

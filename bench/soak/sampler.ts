@@ -1,0 +1,103 @@
+/**
+ * Every SAMPLE_EVERY_MS, what the owner holds: RSS, each thread's heap (asked of the owner:
+ * its status carries them), descriptors, inotify watches, threads, children and zombies, and
+ * how many sessions the soak has open. A sample taken with no session open and the brains
+ * settled is marked `quiet`: the levels that must come back are read from those.
+ */
+import type { OwnerProcess } from './owner-process.js';
+import { treeCounts } from './proc-tree.js';
+
+export const SAMPLE_EVERY_MS = 10_000;
+const MB = 1 << 20;
+
+export interface Sample {
+  /** ms since the soak started. */
+  t: number;
+  rssMb: number;
+  /** Physical heap size per thread, in MB (garbage not yet collected included: it is what RSS holds). */
+  mainHeapMb: number | null;
+  poolHeapMb: number | null;
+  writersHeapMb: number | null;
+  fds: number;
+  threads: number;
+  watches: number;
+  children: number;
+  zombies: number;
+  zombieNames?: string[];
+  childFds: number;
+  childThreads: number;
+  sessionsOpen: number;
+  /** Backlog summed over the open brains, when the status answered. */
+  backlog: number | null;
+  quiet: boolean;
+}
+
+export class Sampler {
+  readonly samples: Sample[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #busy = false;
+
+  constructor(
+    private owner: OwnerProcess,
+    private t0: number,
+    private sessionsOpen: () => number,
+    private log: (line: string) => void,
+  ) {}
+
+  start(): void {
+    this.#timer = setInterval(() => void this.take(false), SAMPLE_EVERY_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** One sample now (`quiet`: the caller saw no session open and the brains settled). */
+  async take(quiet: boolean): Promise<Sample | null> {
+    if (this.#busy && !quiet) return null;
+    this.#busy = true;
+    try {
+      // /proc first: the status dial opens a connection of its own in the owner.
+      const c = treeCounts(this.owner.pid);
+      let mainHeapMb: number | null = null;
+      let poolHeapMb: number | null = null;
+      let writersHeapMb: number | null = null;
+      let backlog: number | null = null;
+      try {
+        const s = await this.owner.status();
+        const h = s.heaps;
+        if (h) {
+          mainHeapMb = h.main.heap / MB;
+          poolHeapMb = h.pool ? h.pool.heap / MB : null;
+          const w = Object.values(h.writers);
+          writersHeapMb = w.length ? w.reduce((a, x) => a + x.heap, 0) / MB : null;
+        }
+        backlog = s.brains.reduce((a, b) => a + (b.backlog ?? 0), 0);
+      } catch (err) {
+        this.log(`soak: status failed: ${(err as Error).message}`);
+      }
+      const sample: Sample = {
+        t: Math.round(performance.now() - this.t0),
+        rssMb: c.owner.rssMb,
+        mainHeapMb,
+        poolHeapMb,
+        writersHeapMb,
+        fds: c.owner.fds,
+        threads: c.owner.threads,
+        watches: c.watches,
+        children: c.children,
+        zombies: c.zombies,
+        ...(c.zombies ? { zombieNames: c.zombieNames } : {}),
+        childFds: c.childFds,
+        childThreads: c.childThreads,
+        sessionsOpen: this.sessionsOpen(),
+        backlog,
+        quiet,
+      };
+      this.samples.push(sample);
+      return sample;
+    } finally {
+      this.#busy = false;
+    }
+  }
+}

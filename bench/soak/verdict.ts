@@ -1,0 +1,90 @@
+/**
+ * From what a soak recorded to its verdicts: each target judged (judge.ts), with the line that
+ * names it when it is missed.
+ */
+import { judgeFlat, judgeLevel, judgeSeek, warmupMs, type FlatVerdict, type LevelVerdict, type Point, type SeekVerdict } from './judge.js';
+import type { Sample } from './sampler.js';
+import type { TokenRecord } from './workload.js';
+
+export interface Bounds {
+  /** MB per 10 minutes (issue 31: 2). */
+  maxSlopeMb: number;
+  /** How far past the earlier peak a last-third value may go, in MB (judge.ts PEAK_TOLERANCE_MB). */
+  peakToleranceMb: number;
+  /** Seek p99 over the soak against idle (issue 31: 2). */
+  seekRatioMax: number;
+  /** What a count may sit above its quiet level once the sessions left. */
+  fdSlack: number;
+  watchSlack: number;
+  threadSlack: number;
+}
+
+export interface Verdicts {
+  warmupMs: number;
+  memory: FlatVerdict[];
+  levels: LevelVerdict[];
+  zombiesMax: number;
+  tokens: { written: number; lost: number; late: number; foundMsP50: number | null; foundMsMax: number | null };
+  backlogEnd: number | null;
+  seek: SeekVerdict;
+  ownerExit: string;
+  /** One line per missed target; empty when every target is met. */
+  missed: string[];
+}
+
+const series = (samples: readonly Sample[], pick: (s: Sample) => number | null): Point[] =>
+  samples.flatMap((s) => {
+    const v = pick(s);
+    return v === null ? [] : [{ t: s.t, v }];
+  });
+
+export function judgeSoak(input: {
+  runMs: number;
+  samples: readonly Sample[];
+  finalQuiet: Sample;
+  tokens: readonly TokenRecord[];
+  idleSeekMs: readonly number[];
+  soakSeekMs: readonly number[];
+  backlogEnd: number | null;
+  ownerExit: { code: number | null; signal: string | null };
+  bounds: Bounds;
+}): Verdicts {
+  const b = input.bounds;
+  const warmup = warmupMs(input.runMs);
+  const all = input.samples;
+  const memory = [
+    judgeFlat('RSS', series(all, (s) => s.rssMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('main thread heap', series(all, (s) => s.mainHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('pool thread heap', series(all, (s) => s.poolHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('store writers heap', series(all, (s) => s.writersHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+  ];
+  const quiet = all.filter((s) => s.quiet && s.t >= warmup && s !== input.finalQuiet);
+  const f = input.finalQuiet;
+  const levels = [
+    judgeLevel('file descriptors', series(quiet, (s) => s.fds + s.childFds), f.fds + f.childFds, b.fdSlack),
+    judgeLevel('inotify watches', series(quiet, (s) => s.watches), f.watches, b.watchSlack),
+    judgeLevel('threads', series(quiet, (s) => s.threads + s.childThreads), f.threads + f.childThreads, b.threadSlack),
+  ];
+  const zombiesMax = Math.max(0, ...all.map((s) => s.zombies));
+  const found = input.tokens.flatMap((t) => (t.foundMs === null ? [] : [t.foundMs])).sort((x, y) => x - y);
+  const tokens = {
+    written: input.tokens.length,
+    lost: input.tokens.filter((t) => t.foundMs === null).length,
+    late: input.tokens.filter((t) => t.foundMs !== null && !t.inWindow).length,
+    foundMsP50: found.length ? found[Math.floor(found.length / 2)]! : null,
+    foundMsMax: found.length ? found[found.length - 1]! : null,
+  };
+  const seek = judgeSeek(input.idleSeekMs, input.soakSeekMs, b.seekRatioMax);
+  const ownerExit = input.ownerExit.code === 0 ? 'exit 0' : `code ${input.ownerExit.code}, signal ${input.ownerExit.signal}`;
+  const missed = [
+    ...memory.flatMap((v) => (v.missed ? [v.missed] : [])),
+    ...levels.flatMap((v) => (v.missed ? [v.missed] : [])),
+    ...(zombiesMax > 0 ? [`zombies: ${zombiesMax} zombie children seen at once (0 allowed)`] : []),
+    ...(tokens.lost > 0 ? [`tokens: ${tokens.lost} of ${tokens.written} lost`] : []),
+    ...(tokens.late > 0 ? [`tokens: ${tokens.late} of ${tokens.written} found after the burst window and their tick`] : []),
+    ...(input.backlogEnd !== 0 ? [`backlog: ${input.backlogEnd} paths left at the end (0 allowed)`] : []),
+    ...(seek.missed ? [seek.missed] : []),
+    ...(input.ownerExit.code !== 0 ? [`owner: SIGTERM ended it with ${ownerExit}, not exit 0`] : []),
+  ];
+  return { warmupMs: warmup, memory, levels, zombiesMax, tokens, backlogEnd: input.backlogEnd, seek, ownerExit, missed };
+}
