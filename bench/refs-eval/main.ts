@@ -3,19 +3,29 @@
  *
  * The refs eval: for each repository, ingest it into a fresh brain (a temporary home, removed
  * at the end), sample up to N exported top-level functions and classes of its TypeScript files
- * from the brain's own definitions, and compare the files `refs {name, path}` names besides
- * the definition's own with the files the TypeScript language service's `findReferences`
- * names (language-service.ts); and, when python3 can import jedi, the same for the Python
- * files against jedi's get_references (jedi-oracle.py). File-level recall and precision are
- * pooled over the symbols (every file of every symbol counts once). Progress on stderr; exit 2
- * on bad input.
+ * from the brain's own definitions, and compare the files `refs` names besides the
+ * definition's own with the files the TypeScript language service's `findReferences` names
+ * (language-service.ts: the repository's own tsconfig, workspace packages resolvable by name as
+ * an install would link them); and, when python3 can import jedi, the same for the Python files
+ * against jedi's get_references (jedi-oracle.py). Three modes per symbol:
+ *
+ *   - `path`: `refs NAME --path DEF` (the uses resolved to DEF plus the unresolved ones);
+ *   - `name`: `refs NAME` alone, scored as the issue defines it: the files of the uses that
+ *     resolve to the sampled definition plus the unresolved ones;
+ *   - `union`: `refs NAME` alone, every file listed (for contrast: what a reader who ignores
+ *     `definition` would take).
+ *
+ * File-level recall and precision are pooled over the symbols (every file of every symbol counts
+ * once). Oracle files in another workspace package than the definition's are counted apart
+ * (`cross`), so uses across packages are seen to be included. Progress on stderr; exit 2 on bad
+ * input.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { Brains } from '../../src/brain/index.js';
 import type { SymbolDef } from '../../src/ingest/extract/types.js';
 import { refsAnswer } from '../../src/tools/reference-answers.js';
@@ -26,21 +36,36 @@ import { ReferenceOracle } from './language-service.js';
 const USAGE = 'usage: npm run eval:refs -- <git work tree>... [--symbols N] [--seed S] [--json]';
 const DEFAULT_SYMBOLS = 150;
 
+const MODES = ['path', 'name', 'union'] as const;
+type Mode = (typeof MODES)[number];
+
+interface ModeScore {
+  truePositives: number;
+  ours: number;
+  recall: number;
+  precision: number;
+  /** Oracle files in another package than the definition's that this mode names. */
+  crossFound: number;
+  /** The first misses and extras, for reading. */
+  misses: string[];
+  extras: string[];
+}
+
 interface RepoScore {
   repo: string;
+  commit: string;
   language: 'typescript' | 'python';
   files: number;
   symbols: number;
-  /** Symbols the language service could not place (name not on its line, or no answer). */
+  /** Symbols the oracle could not place (name not on its line, or no answer). */
   skipped: number;
-  truePositives: number;
-  ours: number;
+  /** Files the oracle names (the definition's own left out), pooled over the symbols. */
   theirs: number;
-  recall: number;
-  precision: number;
-  /** The worst misses and extras, for reading. */
-  misses: string[];
-  extras: string[];
+  /** Of those, files in another workspace package than the definition's. */
+  cross: number;
+  /** Workspace-package imports of the repository the oracle resolves to a repository file (its self-check), when it has workspace packages. */
+  oracleWorkspaceImports?: { resolved: number; total: number };
+  modes: Record<Mode, ModeScore>;
 }
 
 class UsageError extends Error {}
@@ -108,6 +133,27 @@ function hasJedi(): boolean {
   }
 }
 
+/** The package folder (root-relative, '' for the root) a file belongs to: the deepest one holding it. */
+function packageOf(path: string, folders: string[]): string {
+  let best = '';
+  for (const f of folders) if (f !== '' && (path === f || path.startsWith(f + '/')) && f.length > best.length) best = f;
+  return best;
+}
+
+/** The files of a `refs` answer whose uses name `def` or nothing known (`definition` null), or every file when `def` is null. */
+function filesNaming(references: Record<string, unknown>[], def: { path: string; line: number } | null): Set<string> {
+  const out = new Set<string>();
+  const names = (d: unknown) => d === null || (d !== undefined && (d as { path: string }).path === def!.path && (d as { line: number }).line === def!.line);
+  for (const r of references) {
+    const path = r.path as string;
+    if (def === null) out.add(path);
+    else if ('definition' in r) {
+      if (names(r.definition)) out.add(path);
+    } else if ((r.uses as { definition?: unknown }[]).some((u) => names(u.definition))) out.add(path);
+  }
+  return out;
+}
+
 async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted: number, seed: number, log: (s: string) => void): Promise<RepoScore | null> {
   const tmp = mkdtempSync(join(tmpdir(), 'gardener-refs-eval-'));
   const brains = new Brains({ home: join(tmp, 'home'), maxThreads: 2 });
@@ -115,7 +161,7 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     const { brain } = await brains.ensure(dir);
     const tick = await runTick(brain, { inventory: true });
     const db = brain.reader;
-    const rows = db.prepare("SELECT path, symbols FROM files WHERE language = ? AND path NOT LIKE '%.d.ts' ORDER BY path").all<{ path: string; symbols: string }>(language);
+    const rows = db.prepare("SELECT path, symbols, imports FROM files WHERE language = ? AND path NOT LIKE '%.d.ts' ORDER BY path").all<{ path: string; symbols: string; imports: string }>(language);
     const candidates: { path: string; def: SymbolDef }[] = [];
     for (const r of rows) for (const s of JSON.parse(r.symbols) as SymbolDef[]) if (s.exported && s.parent === undefined && (s.kind === 'function' || s.kind === 'class')) candidates.push({ path: r.path, def: s });
     const rng = new Rng(seedOf(seed, basename(dir)));
@@ -127,13 +173,29 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     log(`${basename(dir)} (${language}): ${tick.drained} files mapped, ${candidates.length} exported functions and classes; starting the ${language === 'python' ? 'jedi oracle' : 'language service'}`);
     const ts = language === 'typescript' ? new ReferenceOracle(dir) : null;
     const jedi = language === 'python' ? new JediOracle(dir) : null;
+    const packageFolders = ts ? [...ts.packages.values()].map((f) => relative(dir, f).split(sep).join('/')) : [];
+    let oracleWorkspaceImports: RepoScore['oracleWorkspaceImports'];
+    if (ts && ts.packages.size > 1) {
+      // The oracle's self-check: imports naming a workspace package must reach a file of the repository.
+      let resolved = 0;
+      let total = 0;
+      const names = [...ts.packages.keys()];
+      for (const r of rows) {
+        if (!ts.covers(r.path)) continue;
+        for (const imp of JSON.parse(r.imports) as { module: string }[]) {
+          if (!names.some((n) => imp.module === n || imp.module.startsWith(n + '/'))) continue;
+          total++;
+          if (ts.resolvesTo(r.path, imp.module) !== null) resolved++;
+        }
+      }
+      oracleWorkspaceImports = { resolved, total };
+      log(`${basename(dir)}: ${ts.packages.size} workspace packages; the language service resolves ${resolved} of ${total} imports naming one`);
+    }
     const sample = ts ? candidates.filter((c) => ts.covers(c.path)).slice(0, wanted) : candidates.slice(0, wanted);
-    let tp = 0;
-    let ours = 0;
+    const modes = Object.fromEntries(MODES.map((m): [Mode, ModeScore] => [m, { truePositives: 0, ours: 0, recall: 1, precision: 1, crossFound: 0, misses: [], extras: [] }])) as Record<Mode, ModeScore>;
     let theirs = 0;
+    let cross = 0;
     let skipped = 0;
-    const misses: string[] = [];
-    const extras: string[] = [];
     for (const { path, def } of sample) {
       const truth = ts ? ts.referencingFiles(path, def.line, def.name) : await jedi!.referencingFiles(path, def.line, def.name);
       if (truth === null) {
@@ -141,30 +203,41 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
         continue;
       }
       truth.delete(path);
-      const answer = refsAnswer(db, def.name, { path, limit: 100_000 });
-      const got = new Set(answer.references.map((r) => r.path as string));
-      got.delete(path);
-      for (const f of got) if (truth.has(f)) tp++;
-      ours += got.size;
+      const home = packageOf(path, packageFolders);
+      const crossFiles = new Set([...truth].filter((f) => packageOf(f, packageFolders) !== home));
       theirs += truth.size;
-      for (const f of truth) if (!got.has(f) && misses.length < 10) misses.push(`${def.name} (${path}) used in ${f}`);
-      for (const f of got) if (!truth.has(f) && extras.length < 10) extras.push(`${def.name} (${path}) not used in ${f}`);
+      cross += crossFiles.size;
+      const withPath = refsAnswer(db, def.name, { path, limit: 100_000 }).references;
+      const byName = refsAnswer(db, def.name, { limit: 100_000 }).references;
+      const answers: Record<Mode, Set<string>> = {
+        path: filesNaming(withPath, { path, line: def.line }),
+        name: filesNaming(byName, { path, line: def.line }),
+        union: filesNaming(byName, null),
+      };
+      for (const m of MODES) {
+        const got = answers[m];
+        got.delete(path);
+        const score = modes[m];
+        for (const f of got) if (truth.has(f)) score.truePositives++;
+        for (const f of crossFiles) if (got.has(f)) score.crossFound++;
+        score.ours += got.size;
+        for (const f of truth) if (!got.has(f) && score.misses.length < 12) score.misses.push(`${def.name} (${path}:${def.line}) used in ${f}`);
+        for (const f of got) if (!truth.has(f) && score.extras.length < 12) score.extras.push(`${def.name} (${path}:${def.line}) not used in ${f}`);
+      }
     }
     jedi?.close();
-    return {
-      repo: basename(dir),
-      language,
-      files: tick.drained,
-      symbols: sample.length - skipped,
-      skipped,
-      truePositives: tp,
-      ours,
-      theirs,
-      recall: theirs === 0 ? 1 : tp / theirs,
-      precision: ours === 0 ? 1 : tp / ours,
-      misses,
-      extras,
-    };
+    for (const m of MODES) {
+      const s = modes[m];
+      s.recall = theirs === 0 ? 1 : s.truePositives / theirs;
+      s.precision = s.ours === 0 ? 1 : s.truePositives / s.ours;
+    }
+    let commit = '';
+    try {
+      commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    } catch {
+      // not a git tree: checked in parseArgs already
+    }
+    return { repo: basename(dir), commit, language, files: tick.drained, symbols: sample.length - skipped, skipped, theirs, cross, ...(oracleWorkspaceImports ? { oracleWorkspaceImports } : {}), modes };
   } finally {
     await brains.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -191,28 +264,36 @@ async function main(): Promise<number> {
       if (score) scores.push(score);
     }
   }
-  const tp = scores.reduce((n, s) => n + s.truePositives, 0);
-  const ours = scores.reduce((n, s) => n + s.ours, 0);
-  const theirs = scores.reduce((n, s) => n + s.theirs, 0);
-  const all = { recall: theirs === 0 ? 1 : tp / theirs, precision: ours === 0 ? 1 : tp / ours, symbols: scores.reduce((n, s) => n + s.symbols, 0) };
+  const pooled = (of: RepoScore[], m: Mode) => {
+    const t = of.reduce((n, s) => n + s.modes[m].truePositives, 0);
+    const o = of.reduce((n, s) => n + s.modes[m].ours, 0);
+    const h = of.reduce((n, s) => n + s.theirs, 0);
+    return { recall: h === 0 ? 1 : t / h, precision: o === 0 ? 1 : t / o, theirs: h, ours: o };
+  };
   if (options.json) {
+    const all = Object.fromEntries(MODES.map((m) => [m, pooled(scores, m)]));
     process.stdout.write(JSON.stringify({ repos: scores, all }, null, 2) + '\n');
     return 0;
   }
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  process.stdout.write('| repository | language | files | symbols | files named by the oracle | by refs | recall | precision |\n| :-- | :-- | --: | --: | --: | --: | --: | --: |\n');
-  for (const s of scores) process.stdout.write(`| ${s.repo} | ${s.language} | ${s.files} | ${s.symbols} | ${s.theirs} | ${s.ours} | ${pct(s.recall)} | ${pct(s.precision)} |\n`);
+  process.stdout.write('| repository | commit | language | files | symbols | mode | files named by the oracle (other package) | by refs (other package found) | recall | precision |\n| :-- | :-- | :-- | --: | --: | :-- | --: | --: | --: | --: |\n');
+  for (const s of scores) {
+    for (const m of MODES) process.stdout.write(`| ${s.repo} | ${s.commit} | ${s.language} | ${s.files} | ${s.symbols} | ${m} | ${s.theirs} (${s.cross}) | ${s.modes[m].ours} (${s.modes[m].crossFound}) | ${pct(s.modes[m].recall)} | ${pct(s.modes[m].precision)} |\n`);
+  }
   for (const language of ['typescript', 'python'] as const) {
     const of = scores.filter((s) => s.language === language);
     if (of.length === 0) continue;
-    const t = of.reduce((n, s) => n + s.truePositives, 0);
-    const o = of.reduce((n, s) => n + s.ours, 0);
-    const h = of.reduce((n, s) => n + s.theirs, 0);
-    process.stdout.write(`| **all ${language}** | | | ${of.reduce((n, s) => n + s.symbols, 0)} | ${h} | ${o} | **${pct(h === 0 ? 1 : t / h)}** | **${pct(o === 0 ? 1 : t / o)}** |\n`);
+    for (const m of MODES) {
+      const p = pooled(of, m);
+      process.stdout.write(`| **all ${language}** | | | | ${of.reduce((n, s) => n + s.symbols, 0)} | ${m} | ${p.theirs} | ${p.ours} | **${pct(p.recall)}** | **${pct(p.precision)}** |\n`);
+    }
   }
   for (const s of scores) {
-    if (s.misses.length > 0) process.stdout.write(`\n${s.repo} misses: ${s.misses.join('; ')}\n`);
-    if (s.extras.length > 0) process.stdout.write(`${s.repo} extras: ${s.extras.join('; ')}\n`);
+    if (s.oracleWorkspaceImports) process.stdout.write(`\n${s.repo}: the language service resolves ${s.oracleWorkspaceImports.resolved} of ${s.oracleWorkspaceImports.total} imports that name a workspace package\n`);
+    for (const m of MODES) {
+      if (s.modes[m].misses.length > 0) process.stdout.write(`\n${s.repo} ${m} misses: ${s.modes[m].misses.join('; ')}\n`);
+      if (s.modes[m].extras.length > 0) process.stdout.write(`${s.repo} ${m} extras: ${s.modes[m].extras.join('; ')}\n`);
+    }
   }
   return 0;
 }
