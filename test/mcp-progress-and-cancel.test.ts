@@ -4,8 +4,8 @@ import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { sourceFiles } from './helpers/brains.js';
 import { connectGardener } from './helpers/mcp-client.js';
 
-test('ingest reports notifications/progress when the request carries a progress token', async () => {
-  const repo = await makeGitRepo(sourceFiles(300));
+test('a 5000-file ingest reports increasing notifications/progress when the request carries a progress token, the last at the total', async () => {
+  const repo = await makeGitRepo(sourceFiles(5000));
   const home = await makeTempDir('gardener-home-');
   const c = await connectGardener(repo.dir, { ...process.env, GARDENER_HOME: home.dir });
   try {
@@ -14,10 +14,10 @@ test('ingest reports notifications/progress when the request carries a progress 
       onprogress: (p) => seen.push({ progress: p.progress, total: p.total }),
     })) as { isError?: boolean; content: { text: string }[] };
     assert.equal(r.isError, undefined, r.content[0]!.text);
-    assert.ok(seen.length >= 1, 'at least one progress notification');
+    assert.ok(seen.length >= 3, `at least three progress notifications (${seen.length})`);
     const last = seen[seen.length - 1]!;
-    assert.equal(last.progress, 300, 'the last one says everything is done');
-    assert.equal(last.total, 300);
+    assert.equal(last.progress, 5000, 'the last one says everything is done');
+    assert.equal(last.total, 5000);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.progress > seen[i - 1]!.progress, 'progress only grows');
   } finally {
     await c.close();

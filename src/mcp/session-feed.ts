@@ -61,13 +61,14 @@ export class SessionFeed {
   follow(): void {
     if (this.#closed) return;
     let brain: Brain | null;
+    let vigil: Vigil;
     try {
       brain = this.#session.brain();
+      if (!brain) return;
+      vigil = this.#session.vigils.get(brain);
     } catch {
-      return;
+      return; // a brain that cannot be opened now: the next request follows again (fail-open)
     }
-    if (!brain) return;
-    const vigil = this.#session.vigils.get(brain);
     if (vigil === this.#vigil) return;
     this.#detach();
     this.#vigil = vigil;
