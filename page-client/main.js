@@ -95,7 +95,7 @@ function BrainCard({ brain, onPick }) {
       <dt>armed</dt><dd>${brain.armed ? 'armed' : 'not armed'}</dd>
       <dt>watch</dt><dd>${brain.watch_backend}</dd>
       <dt>last tick</dt><dd title=${brain.last_tick_at ?? ''}>${ago(brain.last_tick_at)}</dd>
-      <dt>fresh as of</dt><dd>${open ? (north ? ago(north.freshness.fresh_as_of) : '…') : '—'}</dd>
+      <dt>fresh as of</dt><dd>${open ? (north ? ago(north.freshness.fresh_as_of) : '…') : ago(brain.fresh_as_of)}</dd>
       <dt>files</dt><dd>${dash(files)}</dd>
       <dt>symbols</dt><dd>${dash(symbols)}</dd>
       <dt>sessions</dt><dd>${brain.sessions}</dd>

@@ -8,7 +8,8 @@
 //   node scripts/update-page-doc.mjs --large DIR [--large-name NAME]
 //                                                      also the rooms picture of DIR (a git work
 //                                                      tree: ingested into a throwaway home);
-//                                                      NAME is what the doc calls it
+//                                                      NAME is what the doc calls it (without
+//                                                      --large the doc keeps its last such rows)
 //
 // Screenshots in docs/ are only of repositories the tests make or of Gardener's own: the large
 // repository is measured, never pictured in the doc. Progress goes to stderr.
@@ -69,6 +70,9 @@ const lines = [
   `| brains view, home of 5 brains (3 open, 2 closed): login URL opened → all 5 cards with their file counts | ${figures.brains_5_paint_ms} ms | 1 s |`,
   `| rooms picture of Gardener's own repository (~${figures.own_repo_files ?? 500} files): Enter on "rooms" → boxes drawn | ${figures.rooms_own_repo_paint_ms} ms | |`,
 ];
+// Without --large, the large repository's rows of the last run with one are kept (it is measured by hand).
+const keptLarge = large ? [] : readFileSync(doc, 'utf8').split('\n').filter((l) => l.startsWith('| rooms picture of ') && !l.includes("Gardener's own") || l.startsWith('| the same, every room'));
+lines.push(...keptLarge);
 if (large) {
   lines.push(
     `| rooms picture of ${large.name} (${large.files} files, ${large.rooms} rooms), collapsed one level up (${large.groups} groups): "rooms" clicked → boxes drawn | ${large.collapsedMs} ms | 2 s |`,

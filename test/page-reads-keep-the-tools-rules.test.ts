@@ -2,8 +2,8 @@
  * The page's two reads that are not tools (src/tools/page-reads.ts: code lines around hits, a
  * file's history) hold the tools' rules: a path outside the roots or leading out through a
  * symlink is refused before a read, a secret-bearing file is named by its path only, a file
- * `.gardenerignore` keeps out of the map is not read, token formats are redacted, and the
- * number of files a call asks is bounded. Each law was seen red with its guard removed.
+ * `.gardenerignore` keeps out of the map is not read, token formats are redacted, a file waiting
+ * in the backlog is marked pending, and the number of files a call asks is bounded. Each law was seen red with its guard removed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +14,8 @@ import { makeTestBrains } from './helpers/brains.js';
 import { runTick } from '../src/vigil/index.js';
 import { fileHistory, linesAround, PAGE_READ_MAX_FILES } from '../src/tools/page-reads.js';
 import { InvalidArgumentError } from '../src/errors.js';
+import { brainFile } from '../src/brain/index.js';
+import { listRoots, openStore } from '../src/store/index.js';
 
 const TOKEN = 'AKIA' + 'Q3ZT7WXN5RBV2KDM';
 
@@ -66,6 +68,20 @@ test("the page's code lines and file history keep the tools' rules", { timeout: 
     assert.equal(h.commits.length, h.touched_by);
     assert.deepEqual(h.changes_with[0], { path: 'src/b.ts', commits: h.touched_by }, 'b changed in every commit a did');
     assert.throws(() => fileHistory(brain, repo.dir, '../../etc/passwd'), InvalidArgumentError);
+
+    // A file changed since it was mapped and still in the backlog: its lines come from disk, marked pending.
+    repo.write('src/a.ts', 'export function a(): number {\n  return 3;\n}\n');
+    // As detection leaves it before a drain: the path queued (a second connection, as the writer would).
+    const db = openStore(brainFile(t.home, brain.id));
+    try {
+      const rootId = listRoots(db)[0]!.id;
+      db.prepare('INSERT INTO backlog (root_id, path, queued_at) VALUES (?, ?, ?)').run(rootId, 'src/a.ts', Date.now());
+    } finally {
+      db.close();
+    }
+    const now = (await linesAround(brain, repo.dir, [{ path: 'src/a.ts', line: 2 }, { path: 'src/b.ts', line: 2 }])).files;
+    assert.deepEqual(now.map((f) => [f.path, f.pending]), [['src/a.ts', true], ['src/b.ts', false]]);
+    assert.equal(now[0]!.lines![1], '  return 3;', 'its lines are read from disk, not from the map');
   } finally {
     await t.cleanup();
     await repo.cleanup();

@@ -20,6 +20,8 @@ export interface ClosedBrainFacts {
   armed: boolean;
   backlog: number | null;
   last_tick_at: string | null;
+  /** When the map last advanced (what recall answers call fresh_as_of). */
+  fresh_as_of: string | null;
   ticking: false;
   watch_backend: 'none';
   sessions: 0;
@@ -27,6 +29,8 @@ export interface ClosedBrainFacts {
   symbols: number | null;
   alerts: number | null;
 }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 const stamp = (file: string) => {
   try {
@@ -81,14 +85,14 @@ export class HomeBrains {
     const s = `${stamp(file)}|${stamp(`${file}-wal`)}`;
     const hit = this.#closed.get(entry.id);
     if (hit && hit.stamp === s) return hit.facts;
-    const facts: ClosedBrainFacts = { id: entry.id, roots: entry.roots, open: false, armed: false, backlog: null, last_tick_at: null, ticking: false, watch_backend: 'none', sessions: 0, files: null, symbols: null, alerts: null };
+    const facts: ClosedBrainFacts = { id: entry.id, roots: entry.roots, open: false, armed: false, backlog: null, last_tick_at: null, fresh_as_of: null, ticking: false, watch_backend: 'none', sessions: 0, files: null, symbols: null, alerts: null };
     if (s !== '-|-') {
       try {
         const db = openStore(file, { readonly: true });
         try {
           const v = readVigil(db);
           const st = readStatus(db);
-          Object.assign(facts, { armed: v.armed, last_tick_at: v.lastTickAt === null ? null : new Date(v.lastTickAt).toISOString(), backlog: st.backlog, files: st.files, symbols: st.symbols, alerts: st.alerts });
+          Object.assign(facts, { armed: v.armed, last_tick_at: iso(v.lastTickAt), fresh_as_of: iso(v.lastAdvancedAt), backlog: st.backlog, files: st.files, symbols: st.symbols, alerts: st.alerts });
         } finally {
           db.close();
         }

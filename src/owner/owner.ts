@@ -256,6 +256,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     const socketId = socketIdOf(paths.socket);
     let http: HttpListener | null = null;
     if (options.port !== null) {
+      const homeBrains = new HomeBrains(paths.home, brains);
       http = new HttpListener({
         host,
         port: options.port,
@@ -264,7 +265,9 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
         startedAt: Date.parse(info.started_at),
         brains: () => brains.describe(),
         sessionHost: brains,
-        page: new PageRoutes({ brains: ((all) => () => all.describe())(new HomeBrains(paths.home, brains)), reads: pageReadsOf(brains) }),
+        // The page lists every brain of the home (closed ones read-only), and reads code lines and
+        // a file's history under the tools' rules (src/tools/page-reads.ts): docs/page.md.
+        page: new PageRoutes({ brains: () => homeBrains.describe(), reads: pageReadsOf(brains) }),
       });
       try {
         info.url = await http.listen();
