@@ -32,9 +32,13 @@ test('through real ticks, an untracked file newly covered by .gitignore leaves t
     await runTick(brain);
     assert.deepEqual(found('kestrel'), [], 'and stays out');
 
+    // A tracked file the rules match, edited: dirty now, clean (and unlisted) after the commit.
+    repo.write('src/app.ts', 'export const app = 1; // bluewren, edited\n');
+    await runTick(brain);
     repo.commit('ignore gen');
     await runTick(brain);
     assert.deepEqual(found('kestrel'), [], 'committing the rule keeps it out');
+    assert.deepEqual(found('bluewren'), ['src/app.ts'], 'a tracked file a rule matches stays after it is committed');
 
     repo.write('.gitignore', '*.log\n');
     await runTick(brain);

@@ -10,7 +10,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GardenerIgnoreUnreadableError, GitError, InvalidArgumentError } from '../src/errors.js';
-import { errorFromWire, errorToWire, isErrorWire } from '../src/pool/error-wire.js';
+import { errorFromWire, isErrorWire, throwsWhole } from '../src/pool/error-wire.js';
 import { WorkerPool } from '../src/pool/worker-pool.js';
 import type { DetectRequest } from '../src/detect/index.js';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
@@ -70,10 +70,18 @@ describe('errors from pool threads keep their class', () => {
 });
 
 describe('the error wire', () => {
-  it('keeps a system error\'s code, errno, syscall and path across a structured clone', () => {
+  it('a pool task\'s system error leaves its thread with its code, errno, syscall and path, and is rebuilt with them', async () => {
     const sys = Object.assign(new Error('ENOENT: no such file or directory, open \'/x\''), { code: 'ENOENT', errno: -2, syscall: 'open', path: '/x' });
-    const wire = structuredClone(errorToWire(sys));
-    assert.ok(isErrorWire(wire));
+    const task = throwsWhole(() => {
+      throw sys;
+    });
+    const thrown = await task().then(
+      () => assert.fail('the task threw'),
+      (err: unknown) => err,
+    );
+    // What Piscina does to a thrown value: a structured clone.
+    const wire = structuredClone(thrown);
+    assert.ok(isErrorWire(wire), 'it left as data, not as an Error that the clone strips');
     const back = errorFromWire(wire) as Error & { code?: string; errno?: number; syscall?: string; path?: string };
     assert.ok(back instanceof Error);
     assert.equal(back.code, 'ENOENT');

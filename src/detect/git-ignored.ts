@@ -11,20 +11,28 @@
  * That set is empty on a quiet tick, so the question costs one git only when something left
  * git's listing.
  */
-import { encodePath } from '../paths/path-bytes.js';
+import { decodePath, encodePath } from '../paths/path-bytes.js';
 import { splitNul } from './git-status-parser.js';
-import { decodePath } from '../paths/path-bytes.js';
 import { runGit, type RunGitOptions } from './run-git.js';
 
 /**
- * Of `rels` (root-relative paths), those git ignores. A git that cannot answer (exit 128: a
- * path beyond a symbolic link, a broken repository) ignores none: the path stays until an
- * inventory looks again, which is better than failing every tick on it.
+ * Of `rels` (root-relative paths), those git ignores. Two asks, so the common case is cheap:
+ * `--no-index` matches the rules alone (microseconds a path), and only the few paths a rule
+ * matches are asked again with the index, which keeps a tracked file out of the answer (that
+ * lookup costs about 60 µs a path: 1000 reverted files would cost a tick 60 ms of git for
+ * nothing). A git that cannot answer (exit 128: a path beyond a symbolic link, in a submodule,
+ * a broken repository) ignores none: the path stays until an inventory looks again, which is
+ * better than failing every tick on it.
  */
 export async function ignoredByGit(rels: readonly string[], options: RunGitOptions): Promise<Set<string>> {
+  const matched = await checkIgnore(rels, true, options);
+  return matched.size === 0 ? matched : checkIgnore([...matched], false, options);
+}
+
+async function checkIgnore(rels: readonly string[], rulesOnly: boolean, options: RunGitOptions): Promise<Set<string>> {
   if (rels.length === 0) return new Set();
   const input = Buffer.concat(rels.flatMap((rel) => [encodePath(rel), Buffer.from([0])]));
-  const out = await runGit(['check-ignore', '--stdin', '-z'], { ...options, input });
+  const out = await runGit(['check-ignore', ...(rulesOnly ? ['--no-index'] : []), '--stdin', '-z'], { ...options, input });
   // 0: some are ignored; 1: none is; anything else: git could not tell.
   if (out.code !== 0) return new Set();
   return new Set(splitNul(out.stdout).map((b) => decodePath(b)));

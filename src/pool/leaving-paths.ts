@@ -41,4 +41,17 @@ export class LeavingPaths {
     }
     return ids.length ? ids : undefined;
   }
+
+  /** A batch that failed: its items that were to leave are remembered again, for the retry. */
+  giveBack(task: HashExtractTask, ids: readonly number[] | undefined): void {
+    if (!ids?.length) return;
+    const leave = new Set(ids);
+    for (const item of task.items) {
+      const root = task.roots[item.rootId];
+      if (!leave.has(item.id) || root === undefined) continue;
+      let set = this.#byRoot.get(root);
+      if (!set) this.#byRoot.set(root, (set = new Set()));
+      set.add(item.path);
+    }
+  }
 }

@@ -141,7 +141,11 @@ export class WorkerPool {
   }
 
   async hashExtract(task: HashExtractTask, signal?: AbortSignal): Promise<HashExtractOutput> {
-    const out = await this.#run<PoolHashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', { ...task, gate: this.#gate.view, leave: this.#leaving.take(task) }, [], signal);
+    const leave = this.#leaving.take(task);
+    const out = await this.#run<PoolHashExtractTask, HashExtractOutput>('hash-extract', HASH_FILE, 'default', { ...task, gate: this.#gate.view, leave }, [], signal).catch((err: unknown) => {
+      this.#leaving.giveBack(task, leave);
+      throw err;
+    });
     if (out.holdsGrammars && !this.#holdsGrammars) {
       this.#holdsGrammars = true;
       this.#armRelease();
@@ -155,7 +159,11 @@ export class WorkerPool {
    * and definitions never cross the main thread. The results are on the port before it answers.
    */
   async hashExtractTo(task: HashExtractTask, deliverTo: MessagePort, signal?: AbortSignal): Promise<HashExtractDelivered> {
-    const out = await this.#run<HashExtractDeliverTask, HashExtractDelivered>('hash-extract', HASH_FILE, 'deliver', { ...task, gate: this.#gate.view, leave: this.#leaving.take(task), deliverTo }, [deliverTo], signal);
+    const leave = this.#leaving.take(task);
+    const out = await this.#run<HashExtractDeliverTask, HashExtractDelivered>('hash-extract', HASH_FILE, 'deliver', { ...task, gate: this.#gate.view, leave, deliverTo }, [deliverTo], signal).catch((err: unknown) => {
+      this.#leaving.giveBack(task, leave);
+      throw err;
+    });
     if (out.holdsGrammars && !this.#holdsGrammars) {
       this.#holdsGrammars = true;
       this.#armRelease();
