@@ -49,6 +49,8 @@ interface ModeScore {
   /** The first misses and extras, for reading. */
   misses: string[];
   extras: string[];
+  /** The symbols with the most misses plus extras: `name (path:line) −misses +extras`. */
+  worst: string[];
 }
 
 interface RepoScore {
@@ -192,7 +194,8 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
       log(`${basename(dir)}: ${ts.packages.size} workspace packages; the language service resolves ${resolved} of ${total} imports naming one`);
     }
     const sample = ts ? candidates.filter((c) => ts.covers(c.path)).slice(0, wanted) : candidates.slice(0, wanted);
-    const modes = Object.fromEntries(MODES.map((m): [Mode, ModeScore] => [m, { truePositives: 0, ours: 0, recall: 1, precision: 1, crossFound: 0, misses: [], extras: [] }])) as Record<Mode, ModeScore>;
+    const modes = Object.fromEntries(MODES.map((m): [Mode, ModeScore] => [m, { truePositives: 0, ours: 0, recall: 1, precision: 1, crossFound: 0, misses: [], extras: [], worst: [] }])) as Record<Mode, ModeScore>;
+    const worstOf = Object.fromEntries(MODES.map((m): [Mode, { label: string; n: number }[]] => [m, []])) as Record<Mode, { label: string; n: number }[]>;
     let theirs = 0;
     let cross = 0;
     let skipped = 0;
@@ -221,8 +224,11 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
         for (const f of got) if (truth.has(f)) score.truePositives++;
         for (const f of crossFiles) if (got.has(f)) score.crossFound++;
         score.ours += got.size;
-        for (const f of truth) if (!got.has(f) && score.misses.length < 12) score.misses.push(`${def.name} (${path}:${def.line}) used in ${f}`);
-        for (const f of got) if (!truth.has(f) && score.extras.length < 12) score.extras.push(`${def.name} (${path}:${def.line}) not used in ${f}`);
+        const missed = [...truth].filter((f) => !got.has(f));
+        const extra = [...got].filter((f) => !truth.has(f));
+        for (const f of missed) if (score.misses.length < 12) score.misses.push(`${def.name} (${path}:${def.line}) used in ${f}`);
+        for (const f of extra) if (score.extras.length < 12) score.extras.push(`${def.name} (${path}:${def.line}) not used in ${f}`);
+        if (missed.length + extra.length > 0) worstOf[m].push({ label: `${def.name} (${path}:${def.line}) −${missed.length} +${extra.length}`, n: missed.length + extra.length });
       }
     }
     jedi?.close();
@@ -230,6 +236,7 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
       const s = modes[m];
       s.recall = theirs === 0 ? 1 : s.truePositives / theirs;
       s.precision = s.ours === 0 ? 1 : s.truePositives / s.ours;
+      s.worst = worstOf[m].sort((a, b) => b.n - a.n).slice(0, 8).map((w) => w.label);
     }
     let commit = '';
     try {
@@ -293,6 +300,7 @@ async function main(): Promise<number> {
     for (const m of MODES) {
       if (s.modes[m].misses.length > 0) process.stdout.write(`\n${s.repo} ${m} misses: ${s.modes[m].misses.join('; ')}\n`);
       if (s.modes[m].extras.length > 0) process.stdout.write(`${s.repo} ${m} extras: ${s.modes[m].extras.join('; ')}\n`);
+      if (s.modes[m].worst.length > 0) process.stdout.write(`${s.repo} ${m} worst symbols: ${s.modes[m].worst.join('; ')}\n`);
     }
   }
   return 0;
