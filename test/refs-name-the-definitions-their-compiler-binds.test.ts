@@ -6,6 +6,33 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ImportResolver } from '../src/resolve/index.js';
+import { makeGitRepo } from './helpers/git-repo.js';
+import { makeTestBrains } from './helpers/brains.js';
+import { makeTestSession } from './helpers/session.js';
+import { runTick } from '../src/vigil/index.js';
+
+async function withSession(files: Record<string, string>, fn: (s: Awaited<ReturnType<typeof makeTestSession>>) => Promise<void>) {
+  const repo = await makeGitRepo(files);
+  const t = await makeTestBrains();
+  const { brain } = await t.brains.ensure(repo.dir);
+  await runTick(brain, { inventory: true });
+  const s = await makeTestSession(t.brains, repo.dir);
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+    await t.cleanup();
+    await repo.cleanup();
+  }
+}
+
+/** A function `match` beside a router class whose method is `match`, as hono's routers are. */
+const ROUTERS: Record<string, string> = {
+  'src/matcher.ts': 'export function match(path: string) {\n  return path;\n}\n',
+  'src/router.ts': "import { match } from './matcher.js';\nexport class Router {\n  match(path: string) {\n    return match(path);\n  }\n}\n",
+  'bench/run.ts': "import { Router } from '../src/router.js';\nconst router = new Router();\nrouter.match('/');\n",
+  'bench/url.ts': "export function path(url: string) {\n  return url.match(/x/);\n}\n",
+};
 
 test('a script import without an extension names the script, never a template or style of the same stem', () => {
   const paths = [
@@ -25,4 +52,24 @@ test('a script import without an extension names the script, never a template or
   assert.equal(r.resolve('app/main.ts', 'typescript', './theme.css'), 'app/theme.css', 'an extension the file carries names that file');
   assert.equal(r.resolve('lib/main.ts', 'typescript', './App.svelte'), 'lib/App.svelte');
   assert.equal(r.resolve('lib/main.ts', 'typescript', './App'), 'lib/App.tsx');
+});
+
+test('asked by name alone, a member use of an unknown receiver is labelled as one of the methods, never as the function of that name', async () => {
+  await withSession(ROUTERS, async (s) => {
+    const r = await s.dispatch('refs', { name: 'match' });
+    assert.equal(r.isError, undefined, JSON.stringify(r.value));
+    const byPath = Object.fromEntries(r.value.references.map((f: any) => [f.path, f]));
+    const router = byPath['src/router.ts'];
+    const named = router.definition !== undefined ? [router.definition] : router.uses.map((u: any) => u.definition);
+    assert.ok(named.some((d: any) => d?.path === 'src/matcher.ts'), JSON.stringify(router));
+    for (const file of ['bench/run.ts', 'bench/url.ts']) {
+      assert.equal(byPath[file].definition, null, file);
+      assert.equal(byPath[file].among, 'methods', `${file}: a member use can name a method only`);
+    }
+    // With the function's path, those uses are not listed; with the method's, they are, unresolved.
+    const fn = await s.dispatch('refs', { name: 'match', path: 'src/matcher.ts' });
+    assert.deepEqual(fn.value.references.map((f: any) => f.path).sort(), ['src/router.ts']);
+    const method = await s.dispatch('refs', { name: 'match', path: 'src/router.ts' });
+    assert.deepEqual(method.value.references.map((f: any) => f.path).sort(), ['bench/run.ts', 'bench/url.ts'], 'router.ts calls the function, not its own method');
+  });
 });

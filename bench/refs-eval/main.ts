@@ -11,7 +11,8 @@
  *
  *   - `path`: `refs NAME --path DEF` (the uses resolved to DEF plus the unresolved ones);
  *   - `name`: `refs NAME` alone, scored as the issue defines it: the files of the uses that
- *     resolve to the sampled definition plus the unresolved ones;
+ *     resolve to the sampled definition plus the unresolved ones that could be it (a use
+ *     labelled `among: "methods"` is a method of an unknown receiver, never a function);
  *   - `union`: `refs NAME` alone, every file listed (for contrast: what a reader who ignores
  *     `definition` would take).
  *
@@ -142,16 +143,24 @@ function packageOf(path: string, folders: string[]): string {
   return best;
 }
 
-/** The files of a `refs` answer whose uses name `def` or nothing known (`definition` null), or every file when `def` is null. */
+/**
+ * The files of a `refs` answer whose uses name `def` (a top-level definition) or are unresolved
+ * in a way that could be it (`definition` null, but not `among: "methods"`: a method of an
+ * unknown receiver is never a top-level function); every file when `def` is null.
+ */
 function filesNaming(references: Record<string, unknown>[], def: { path: string; line: number } | null): Set<string> {
   const out = new Set<string>();
-  const names = (d: unknown) => d === null || (d !== undefined && (d as { path: string }).path === def!.path && (d as { line: number }).line === def!.line);
+  const names = (x: { definition?: unknown; among?: unknown }) => {
+    const d = x.definition;
+    if (d === null) return x.among !== 'methods';
+    return d !== undefined && (d as { path: string }).path === def!.path && (d as { line: number }).line === def!.line;
+  };
   for (const r of references) {
     const path = r.path as string;
     if (def === null) out.add(path);
     else if ('definition' in r) {
-      if (names(r.definition)) out.add(path);
-    } else if ((r.uses as { definition?: unknown }[]).some((u) => names(u.definition))) out.add(path);
+      if (names(r)) out.add(path);
+    } else if ((r.uses as { definition?: unknown; among?: unknown }[]).some(names)) out.add(path);
   }
   return out;
 }
