@@ -73,3 +73,18 @@ test('asked by name alone, a member use of an unknown receiver is labelled as on
     assert.deepEqual(method.value.references.map((f: any) => f.path).sort(), ['bench/run.ts', 'bench/url.ts'], 'router.ts calls the function, not its own method');
   });
 });
+
+test('a default import of a Vue or Svelte component binds that component, never a definition of the same name elsewhere', async () => {
+  await withSession({
+    'react/App.tsx': 'export function App() {\n  return null;\n}\n',
+    'react/main.tsx': "import { App } from './App';\nApp();\n",
+    'vue/App.vue': '<template><p>hi</p></template>\n<script setup lang="ts">\nconst n = 1;\n</script>\n',
+    'vue/main.ts': "import App from './App.vue';\nexport const app = [App];\n",
+    'svelte/App.svelte': '<script lang="ts">\n  let n = 1;\n</script>\n<p>{n}</p>\n',
+    'svelte/main.ts': "import App from './App.svelte';\nexport const app = [App];\n",
+  }, async (s) => {
+    const r = await s.dispatch('refs', { name: 'App', path: 'react/App.tsx' });
+    assert.equal(r.isError, undefined, JSON.stringify(r.value));
+    assert.deepEqual(r.value.references.map((f: any) => f.path), ['react/main.tsx']);
+  });
+});

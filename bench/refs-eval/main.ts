@@ -17,7 +17,8 @@
  *     `definition` would take).
  *
  * File-level recall and precision are pooled over the symbols (every file of every symbol counts
- * once). Oracle files in another workspace package than the definition's are counted apart
+ * once); files the oracle does not read (Vue and Svelte components for the language service)
+ * are left out of both sides and counted (`unscored`). Oracle files in another workspace package than the definition's are counted apart
  * (`cross`), so uses across packages are seen to be included. Progress on stderr; exit 2 on bad
  * input.
  */
@@ -66,6 +67,8 @@ interface RepoScore {
   theirs: number;
   /** Of those, files in another workspace package than the definition's. */
   cross: number;
+  /** Files `refs --path` names that the oracle does not read (components of Vue, Svelte…), left out of the scores. */
+  unscored: number;
   /** Workspace-package imports of the repository the oracle resolves to a repository file (its self-check), when it has workspace packages. */
   oracleWorkspaceImports?: { resolved: number; total: number };
   modes: Record<Mode, ModeScore>;
@@ -207,6 +210,7 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     const worstOf = Object.fromEntries(MODES.map((m): [Mode, { label: string; n: number }[]] => [m, []])) as Record<Mode, { label: string; n: number }[]>;
     let theirs = 0;
     let cross = 0;
+    let unscored = 0;
     let skipped = 0;
     for (const { path, def } of sample) {
       const truth = ts ? ts.referencingFiles(path, def.line, def.name) : await jedi!.referencingFiles(path, def.line, def.name);
@@ -229,6 +233,12 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
       for (const m of MODES) {
         const got = answers[m];
         got.delete(path);
+        // A file the oracle does not read (a .svelte or .vue component for the language service) is neither right nor wrong.
+        for (const f of got) {
+          if (ts ? ts.covers(f) : /\.pyi?$/.test(f)) continue;
+          got.delete(f);
+          if (m === 'path') unscored++;
+        }
         const score = modes[m];
         for (const f of got) if (truth.has(f)) score.truePositives++;
         for (const f of crossFiles) if (got.has(f)) score.crossFound++;
@@ -253,7 +263,7 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     } catch {
       // not a git tree: checked in parseArgs already
     }
-    return { repo: basename(dir), commit, language, files: tick.drained, symbols: sample.length - skipped, skipped, theirs, cross, ...(oracleWorkspaceImports ? { oracleWorkspaceImports } : {}), modes };
+    return { repo: basename(dir), commit, language, files: tick.drained, symbols: sample.length - skipped, skipped, theirs, cross, unscored, ...(oracleWorkspaceImports ? { oracleWorkspaceImports } : {}), modes };
   } finally {
     await brains.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -306,6 +316,7 @@ async function main(): Promise<number> {
   }
   for (const s of scores) {
     if (s.oracleWorkspaceImports) process.stdout.write(`\n${s.repo}: the language service resolves ${s.oracleWorkspaceImports.resolved} of ${s.oracleWorkspaceImports.total} imports that name a workspace package\n`);
+    if (s.unscored > 0) process.stdout.write(`${s.repo}: ${s.unscored} files named by refs --path are files the oracle does not read (left out of the scores)\n`);
     for (const m of MODES) {
       if (s.modes[m].misses.length > 0) process.stdout.write(`\n${s.repo} ${m} misses: ${s.modes[m].misses.join('; ')}\n`);
       if (s.modes[m].extras.length > 0) process.stdout.write(`${s.repo} ${m} extras: ${s.modes[m].extras.join('; ')}\n`);

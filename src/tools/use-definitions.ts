@@ -106,7 +106,13 @@ export class UseDefinitions {
     const imp = facts === null ? undefined : facts.imports.find((i) => i.line === line);
     if (imp === undefined) return undefined;
     const target = this.#resolvedTarget(path, imp);
-    return target === undefined ? NOT_THIS_NAME : this.#reach(target, 0) ?? null;
+    return target === undefined ? NOT_THIS_NAME : this.#reach(target, 0) ?? this.#unreached(target);
+  }
+
+  /** An import of a file that passes on no definition of the name: a component file (Vue, Svelte) binds its own component, anything else stays unresolved. */
+  #unreached(target: string): UseDefinition {
+    const language = this.#graph.byPath.get(target)?.language;
+    return language === 'vue' || language === 'svelte' ? NOT_THIS_NAME : null;
   }
 
   /** A module file that does not define the name: what its import of the name names. */
@@ -118,7 +124,7 @@ export class UseDefinitions {
       const imp = this.#coveringImport(facts, importLine.line)!;
       const target = this.#resolvedTarget(file.path, imp);
       if (target === undefined) return NOT_THIS_NAME; // imported from a dependency
-      return this.#reach(target, 0) ?? null;
+      return this.#reach(target, 0) ?? this.#unreached(target);
     }
     // Reached without naming it: `import * as ns from './m'`, then `ns.name(`.
     const targets = this.#graph.byPath.get(file.path)?.imports ?? [];
