@@ -10,6 +10,9 @@ import { makeGitRepo } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
 import { makeTestSession } from './helpers/session.js';
 import { runTick } from '../src/vigil/index.js';
+import { loadCodeGraph } from '../src/skeleton/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 async function withSession(files: Record<string, string>, fn: (s: Awaited<ReturnType<typeof makeTestSession>>) => Promise<void>) {
   const repo = await makeGitRepo(files);
@@ -87,4 +90,39 @@ test('a default import of a Vue or Svelte component binds that component, never 
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     assert.deepEqual(r.value.references.map((f: any) => f.path), ['react/main.tsx']);
   });
+});
+
+test('editing a package.json or a go.mod re-resolves the imports it governs on the next tick', async () => {
+  const repo = await makeGitRepo({
+    'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n",
+    'packages/core/package.json': JSON.stringify({ name: '@acme/core', exports: { '.': './src/a.ts' } }),
+    'packages/core/src/a.ts': 'export function hashKey(s: string) {\n  return s;\n}\n',
+    'packages/core/src/b.ts': 'export function hashKey(s: string) {\n  return s + s;\n}\n',
+    'packages/app/src/main.ts': "import { hashKey } from '@acme/core';\nhashKey('x');\n",
+    'go.mod': 'module example.com/old\n\ngo 1.22\n',
+    'lib/add.go': 'package lib\n\nfunc Add(a, b int) int { return a + b }\n',
+    'cmd/main.go': 'package main\n\nimport "example.com/old/lib"\n\nfunc main() { lib.Add(1, 2) }\n',
+  });
+  const t = await makeTestBrains();
+  const { brain } = await t.brains.ensure(repo.dir);
+  await runTick(brain, { inventory: true });
+  const s = await makeTestSession(t.brains, repo.dir);
+  const goTarget = () => loadCodeGraph(brain.reader).byPath.get('cmd/main.go')?.imports.find((i) => i.module === 'example.com/old/lib')?.target ?? null;
+  try {
+    const before = await s.dispatch('refs', { name: 'hashKey', path: 'packages/core/src/a.ts' });
+    assert.deepEqual(before.value.references.map((f: any) => f.path), ['packages/app/src/main.ts']);
+    assert.equal(goTarget(), 'lib/add.go');
+    writeFileSync(join(repo.dir, 'packages/core/package.json'), JSON.stringify({ name: '@acme/core', exports: { '.': './src/b.ts' } }));
+    writeFileSync(join(repo.dir, 'go.mod'), 'module example.com/new\n\ngo 1.22\n');
+    await runTick(brain);
+    const after = await s.dispatch('refs', { name: 'hashKey', path: 'packages/core/src/b.ts' });
+    assert.deepEqual(after.value.references.map((f: any) => [f.path, f.definition]), [['packages/app/src/main.ts', { path: 'packages/core/src/b.ts', line: 1 }]]);
+    const old = await s.dispatch('refs', { name: 'hashKey', path: 'packages/core/src/a.ts' });
+    assert.deepEqual(old.value.references, []);
+    assert.equal(goTarget(), null, 'example.com/old is no module of the repository any more: a dependency');
+  } finally {
+    await s.close();
+    await t.cleanup();
+    await repo.cleanup();
+  }
 });
