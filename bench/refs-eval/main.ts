@@ -9,7 +9,8 @@
  * an install would link them); and, when python3 can import jedi, the same for the Python files
  * against jedi's get_references (jedi-oracle.py). Three modes per symbol:
  *
- *   - `path`: `refs NAME --path DEF` (the uses resolved to DEF plus the unresolved ones);
+ *   - `path`: `refs NAME --path DEF`, every file it lists (the uses resolved to DEF's file plus
+ *     the unresolved ones);
  *   - `name`: `refs NAME` alone, scored as the issue defines it: the files of the uses that
  *     resolve to the sampled definition plus the unresolved ones that could be it (a use
  *     labelled `among: "methods"` is a method of an unknown receiver, never a function);
@@ -147,16 +148,17 @@ function packageOf(path: string, folders: string[]): string {
 }
 
 /**
- * The files of a `refs` answer whose uses name `def` (a top-level definition) or are unresolved
+ * The files of a `refs` answer whose uses name `def` (a top-level definition: any of its file's
+ * top-level definitions of the name, so typing overloads count as one) or are unresolved
  * in a way that could be it (`definition` null, but not `among: "methods"`: a method of an
  * unknown receiver is never a top-level function); every file when `def` is null.
  */
-function filesNaming(references: Record<string, unknown>[], def: { path: string; line: number } | null): Set<string> {
+function filesNaming(references: Record<string, unknown>[], def: { path: string; lines: Set<number> } | null): Set<string> {
   const out = new Set<string>();
   const names = (x: { definition?: unknown; among?: unknown }) => {
     const d = x.definition;
     if (d === null) return x.among !== 'methods';
-    return d !== undefined && (d as { path: string }).path === def!.path && (d as { line: number }).line === def!.line;
+    return d !== undefined && (d as { path: string }).path === def!.path && def!.lines.has((d as { line: number }).line);
   };
   for (const r of references) {
     const path = r.path as string;
@@ -177,7 +179,16 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     const db = brain.reader;
     const rows = db.prepare("SELECT path, symbols, imports FROM files WHERE language = ? AND path NOT LIKE '%.d.ts' ORDER BY path").all<{ path: string; symbols: string; imports: string }>(language);
     const candidates: { path: string; def: SymbolDef }[] = [];
-    for (const r of rows) for (const s of JSON.parse(r.symbols) as SymbolDef[]) if (s.exported && s.parent === undefined && (s.kind === 'function' || s.kind === 'class')) candidates.push({ path: r.path, def: s });
+    // Every top-level definition of a name in a file (typing overloads are one function).
+    const topLines = new Map<string, number[]>();
+    for (const r of rows) {
+      for (const s of JSON.parse(r.symbols) as SymbolDef[]) {
+        if (s.parent !== undefined) continue;
+        const key = `${r.path}\0${s.name}`;
+        topLines.set(key, [...(topLines.get(key) ?? []), s.line]);
+        if (s.exported && (s.kind === 'function' || s.kind === 'class') && topLines.get(key)!.length === 1) candidates.push({ path: r.path, def: s });
+      }
+    }
     const rng = new Rng(seedOf(seed, basename(dir)));
     for (let i = candidates.length - 1; i > 0; i--) {
       const j = rng.int(0, i);
@@ -225,9 +236,10 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
       cross += crossFiles.size;
       const withPath = refsAnswer(db, def.name, { path, limit: 100_000 }).references;
       const byName = refsAnswer(db, def.name, { limit: 100_000 }).references;
+      const lines = new Set(topLines.get(`${path}\0${def.name}`) ?? [def.line]);
       const answers: Record<Mode, Set<string>> = {
-        path: filesNaming(withPath, { path, line: def.line }),
-        name: filesNaming(byName, { path, line: def.line }),
+        path: filesNaming(withPath, null),
+        name: filesNaming(byName, { path, lines }),
         union: filesNaming(byName, null),
       };
       for (const m of MODES) {
