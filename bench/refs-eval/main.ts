@@ -179,16 +179,19 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     const db = brain.reader;
     const rows = db.prepare("SELECT path, symbols, imports FROM files WHERE language = ? AND path NOT LIKE '%.d.ts' ORDER BY path").all<{ path: string; symbols: string; imports: string }>(language);
     const candidates: { path: string; def: SymbolDef }[] = [];
-    // Every top-level definition of a name in a file (typing overloads are one function).
+    // Every top-level definition of a name in a file (typing overloads are one function, sampled
+    // once, at the last: the implementation, which is what jedi answers for).
     const topLines = new Map<string, number[]>();
+    const last = new Map<string, { path: string; def: SymbolDef }>();
     for (const r of rows) {
       for (const s of JSON.parse(r.symbols) as SymbolDef[]) {
         if (s.parent !== undefined) continue;
         const key = `${r.path}\0${s.name}`;
         topLines.set(key, [...(topLines.get(key) ?? []), s.line]);
-        if (s.exported && (s.kind === 'function' || s.kind === 'class') && topLines.get(key)!.length === 1) candidates.push({ path: r.path, def: s });
+        if (s.exported && (s.kind === 'function' || s.kind === 'class')) last.set(key, { path: r.path, def: s });
       }
     }
+    candidates.push(...last.values());
     const rng = new Rng(seedOf(seed, basename(dir)));
     for (let i = candidates.length - 1; i > 0; i--) {
       const j = rng.int(0, i);
