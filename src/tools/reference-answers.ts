@@ -258,7 +258,7 @@ export function impactAnswer(db: Database, target: ImpactTarget, depth: number):
   for (const name of names) {
     const found = usesOf(db, name);
     const defs = definitionsOf(db, name);
-    const resolver = new UseDefinitions(db, index.graph, name, defs);
+    const resolver = new UseDefinitions(db, index.graph, name, defs, false);
     // A use resolved to a definition in one of the homes first; an unresolved one after.
     const unresolved: string[] = [];
     for (const f of found.files) {

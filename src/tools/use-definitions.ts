@@ -58,8 +58,15 @@ export class UseDefinitions {
   readonly #all: DefinitionHit[];
   readonly #facts = new Map<string, FileFacts | null>();
   readonly #reached = new Map<string, DefinitionHit | null>();
+  readonly #passing = new Map<string, boolean>();
+  readonly #labelMethods: boolean;
 
-  constructor(db: Database, graph: CodeGraph, name: string, definitions: DefinitionHit[]) {
+  /**
+   * `labelMethods`: tell `A_METHOD` from `null` for member uses (refs does; impact, which counts
+   * neither, skips the import walk it costs).
+   */
+  constructor(db: Database, graph: CodeGraph, name: string, definitions: DefinitionHit[], labelMethods = true) {
+    this.#labelMethods = labelMethods;
     this.#db = db;
     this.#graph = graph;
     this.#name = name;
@@ -94,7 +101,7 @@ export class UseDefinitions {
       const method = this.#methodAround(file.path, u.in);
       if (method !== undefined) return method;
       // No namespace import can carry a top-level definition here: the receiver is some object.
-      if (this.#hasMethods) return modular && bound() === NOT_THIS_NAME ? A_METHOD : null;
+      if (this.#hasMethods) return this.#labelMethods && modular && bound() === NOT_THIS_NAME ? A_METHOD : null;
       const b = bound();
       return b === null && modular ? NOT_THIS_NAME : b;
     });
@@ -142,9 +149,13 @@ export class UseDefinitions {
    */
   #passesOn(path: string): boolean {
     if (this.#top.has(path)) return true;
-    const facts = this.#factsOf(path);
-    if (facts === null) return true;
-    return usesIn(facts.refs, this.#name).every((u) => u.kind === 'other' && this.#coveringImport(facts, u.line) !== undefined);
+    let passes = this.#passing.get(path);
+    if (passes === undefined) {
+      const facts = this.#factsOf(path);
+      passes = facts === null || usesIn(facts.refs, this.#name).every((u) => u.kind === 'other' && this.#coveringImport(facts, u.line) !== undefined);
+      this.#passing.set(path, passes);
+    }
+    return passes;
   }
 
   /** The definition a file passes on for the name: its own, or what it re-exports, a few steps out. */
