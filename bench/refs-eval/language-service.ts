@@ -242,6 +242,10 @@ export class ReferenceOracle {
   }
 
   /** The language service's program (for reading what it resolved). */
+  get service(): ts.LanguageService {
+    return this.#service;
+  }
+
   program(): ts.Program | undefined {
     return this.#service.getProgram();
   }
@@ -278,16 +282,49 @@ export class ReferenceOracle {
       return null;
     }
     if (!found) return null;
+    // findReferences follows `export *` without looking at what shadows it (a package that
+    // re-exports a dependency's names and defines one of them itself): keep a reference only
+    // when the checker binds it, through its aliases, to the asked declaration (or cannot tell).
+    const program = this.#service.getProgram();
+    const checker = program?.getTypeChecker();
+    const target = checker && program ? declarationsAt(program, checker, file, offset + column) : undefined;
     const out = new Set<string>();
     for (const symbol of found) {
       for (const r of symbol.references) {
         const rel = relative(this.#root, r.fileName).split(sep).join('/');
         if (rel.startsWith('..') || rel.includes('node_modules/')) continue;
+        if (target && checker && program && !r.isDefinition) {
+          const bound = declarationsAt(program, checker, r.fileName, r.textSpan.start);
+          if (bound && !bound.some((d) => target.includes(d))) continue;
+        }
         out.add(rel);
       }
     }
     return out;
   }
+}
+
+/** The declarations the identifier at `position` binds to, its import and export aliases followed; undefined when the checker cannot tell. */
+function declarationsAt(program: ts.Program, checker: ts.TypeChecker, fileName: string, position: number): ts.Declaration[] | undefined {
+  const source = program.getSourceFile(fileName);
+  if (!source) return undefined;
+  const find = (node: ts.Node): ts.Node | undefined => {
+    if (position < node.getStart(source) || position >= node.getEnd()) return undefined;
+    return ts.forEachChild(node, find) ?? node;
+  };
+  const node = find(source);
+  if (!node || !ts.isIdentifier(node)) return undefined;
+  let symbol = checker.getSymbolAtLocation(node);
+  if (!symbol) return undefined;
+  if (symbol.flags & ts.SymbolFlags.Alias) {
+    try {
+      symbol = checker.getAliasedSymbol(symbol);
+    } catch {
+      return undefined;
+    }
+  }
+  const decls = symbol.declarations;
+  return decls && decls.length > 0 ? decls : undefined;
 }
 
 function findWord(line: string, name: string): number {

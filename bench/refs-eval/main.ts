@@ -9,14 +9,17 @@
  * an install would link them); and, when python3 can import jedi, the same for the Python files
  * against jedi's get_references (jedi-oracle.py). Three modes per symbol:
  *
- *   - `path`: `refs NAME --path DEF` (the uses resolved to DEF plus the unresolved ones);
+ *   - `path`: `refs NAME --path DEF`, every file it lists (the uses resolved to DEF's file plus
+ *     the unresolved ones);
  *   - `name`: `refs NAME` alone, scored as the issue defines it: the files of the uses that
- *     resolve to the sampled definition plus the unresolved ones;
+ *     resolve to the sampled definition plus the unresolved ones that could be it (a use
+ *     labelled `among: "methods"` is a method of an unknown receiver, never a function);
  *   - `union`: `refs NAME` alone, every file listed (for contrast: what a reader who ignores
  *     `definition` would take).
  *
  * File-level recall and precision are pooled over the symbols (every file of every symbol counts
- * once). Oracle files in another workspace package than the definition's are counted apart
+ * once); files the oracle does not read (Vue and Svelte components for the language service)
+ * are left out of both sides and counted (`unscored`). Oracle files in another workspace package than the definition's are counted apart
  * (`cross`), so uses across packages are seen to be included. Progress on stderr; exit 2 on bad
  * input.
  */
@@ -49,6 +52,8 @@ interface ModeScore {
   /** The first misses and extras, for reading. */
   misses: string[];
   extras: string[];
+  /** The symbols with the most misses plus extras: `name (path:line) −misses +extras`. */
+  worst: string[];
 }
 
 interface RepoScore {
@@ -63,6 +68,8 @@ interface RepoScore {
   theirs: number;
   /** Of those, files in another workspace package than the definition's. */
   cross: number;
+  /** Files `refs --path` names that the oracle does not read (components of Vue, Svelte…), left out of the scores. */
+  unscored: number;
   /** Workspace-package imports of the repository the oracle resolves to a repository file (its self-check), when it has workspace packages. */
   oracleWorkspaceImports?: { resolved: number; total: number };
   modes: Record<Mode, ModeScore>;
@@ -140,16 +147,25 @@ function packageOf(path: string, folders: string[]): string {
   return best;
 }
 
-/** The files of a `refs` answer whose uses name `def` or nothing known (`definition` null), or every file when `def` is null. */
-function filesNaming(references: Record<string, unknown>[], def: { path: string; line: number } | null): Set<string> {
+/**
+ * The files of a `refs` answer whose uses name `def` (a top-level definition: any of its file's
+ * top-level definitions of the name, so typing overloads count as one) or are unresolved
+ * in a way that could be it (`definition` null, but not `among: "methods"`: a method of an
+ * unknown receiver is never a top-level function); every file when `def` is null.
+ */
+function filesNaming(references: Record<string, unknown>[], def: { path: string; lines: Set<number> } | null): Set<string> {
   const out = new Set<string>();
-  const names = (d: unknown) => d === null || (d !== undefined && (d as { path: string }).path === def!.path && (d as { line: number }).line === def!.line);
+  const names = (x: { definition?: unknown; among?: unknown }) => {
+    const d = x.definition;
+    if (d === null) return x.among !== 'methods';
+    return d !== undefined && (d as { path: string }).path === def!.path && def!.lines.has((d as { line: number }).line);
+  };
   for (const r of references) {
     const path = r.path as string;
     if (def === null) out.add(path);
     else if ('definition' in r) {
-      if (names(r.definition)) out.add(path);
-    } else if ((r.uses as { definition?: unknown }[]).some((u) => names(u.definition))) out.add(path);
+      if (names(r)) out.add(path);
+    } else if ((r.uses as { definition?: unknown; among?: unknown }[]).some(names)) out.add(path);
   }
   return out;
 }
@@ -163,7 +179,19 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     const db = brain.reader;
     const rows = db.prepare("SELECT path, symbols, imports FROM files WHERE language = ? AND path NOT LIKE '%.d.ts' ORDER BY path").all<{ path: string; symbols: string; imports: string }>(language);
     const candidates: { path: string; def: SymbolDef }[] = [];
-    for (const r of rows) for (const s of JSON.parse(r.symbols) as SymbolDef[]) if (s.exported && s.parent === undefined && (s.kind === 'function' || s.kind === 'class')) candidates.push({ path: r.path, def: s });
+    // Every top-level definition of a name in a file (typing overloads are one function, sampled
+    // once, at the last: the implementation, which is what jedi answers for).
+    const topLines = new Map<string, number[]>();
+    const last = new Map<string, { path: string; def: SymbolDef }>();
+    for (const r of rows) {
+      for (const s of JSON.parse(r.symbols) as SymbolDef[]) {
+        if (s.parent !== undefined) continue;
+        const key = `${r.path}\0${s.name}`;
+        topLines.set(key, [...(topLines.get(key) ?? []), s.line]);
+        if (s.exported && (s.kind === 'function' || s.kind === 'class')) last.set(key, { path: r.path, def: s });
+      }
+    }
+    candidates.push(...last.values());
     const rng = new Rng(seedOf(seed, basename(dir)));
     for (let i = candidates.length - 1; i > 0; i--) {
       const j = rng.int(0, i);
@@ -192,9 +220,11 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
       log(`${basename(dir)}: ${ts.packages.size} workspace packages; the language service resolves ${resolved} of ${total} imports naming one`);
     }
     const sample = ts ? candidates.filter((c) => ts.covers(c.path)).slice(0, wanted) : candidates.slice(0, wanted);
-    const modes = Object.fromEntries(MODES.map((m): [Mode, ModeScore] => [m, { truePositives: 0, ours: 0, recall: 1, precision: 1, crossFound: 0, misses: [], extras: [] }])) as Record<Mode, ModeScore>;
+    const modes = Object.fromEntries(MODES.map((m): [Mode, ModeScore] => [m, { truePositives: 0, ours: 0, recall: 1, precision: 1, crossFound: 0, misses: [], extras: [], worst: [] }])) as Record<Mode, ModeScore>;
+    const worstOf = Object.fromEntries(MODES.map((m): [Mode, { label: string; n: number }[]] => [m, []])) as Record<Mode, { label: string; n: number }[]>;
     let theirs = 0;
     let cross = 0;
+    let unscored = 0;
     let skipped = 0;
     for (const { path, def } of sample) {
       const truth = ts ? ts.referencingFiles(path, def.line, def.name) : await jedi!.referencingFiles(path, def.line, def.name);
@@ -209,20 +239,30 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
       cross += crossFiles.size;
       const withPath = refsAnswer(db, def.name, { path, limit: 100_000 }).references;
       const byName = refsAnswer(db, def.name, { limit: 100_000 }).references;
+      const lines = new Set(topLines.get(`${path}\0${def.name}`) ?? [def.line]);
       const answers: Record<Mode, Set<string>> = {
-        path: filesNaming(withPath, { path, line: def.line }),
-        name: filesNaming(byName, { path, line: def.line }),
+        path: filesNaming(withPath, null),
+        name: filesNaming(byName, { path, lines }),
         union: filesNaming(byName, null),
       };
       for (const m of MODES) {
         const got = answers[m];
         got.delete(path);
+        // A file the oracle does not read (a .svelte or .vue component for the language service) is neither right nor wrong.
+        for (const f of got) {
+          if (ts ? ts.covers(f) : /\.pyi?$/.test(f)) continue;
+          got.delete(f);
+          if (m === 'path') unscored++;
+        }
         const score = modes[m];
         for (const f of got) if (truth.has(f)) score.truePositives++;
         for (const f of crossFiles) if (got.has(f)) score.crossFound++;
         score.ours += got.size;
-        for (const f of truth) if (!got.has(f) && score.misses.length < 12) score.misses.push(`${def.name} (${path}:${def.line}) used in ${f}`);
-        for (const f of got) if (!truth.has(f) && score.extras.length < 12) score.extras.push(`${def.name} (${path}:${def.line}) not used in ${f}`);
+        const missed = [...truth].filter((f) => !got.has(f));
+        const extra = [...got].filter((f) => !truth.has(f));
+        for (const f of missed) if (score.misses.length < 12) score.misses.push(`${def.name} (${path}:${def.line}) used in ${f}`);
+        for (const f of extra) if (score.extras.length < 12) score.extras.push(`${def.name} (${path}:${def.line}) not used in ${f}`);
+        if (missed.length + extra.length > 0) worstOf[m].push({ label: `${def.name} (${path}:${def.line}) −${missed.length} +${extra.length}`, n: missed.length + extra.length });
       }
     }
     jedi?.close();
@@ -230,6 +270,7 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
       const s = modes[m];
       s.recall = theirs === 0 ? 1 : s.truePositives / theirs;
       s.precision = s.ours === 0 ? 1 : s.truePositives / s.ours;
+      s.worst = worstOf[m].sort((a, b) => b.n - a.n).slice(0, 8).map((w) => w.label);
     }
     let commit = '';
     try {
@@ -237,7 +278,7 @@ async function scoreRepo(dir: string, language: 'typescript' | 'python', wanted:
     } catch {
       // not a git tree: checked in parseArgs already
     }
-    return { repo: basename(dir), commit, language, files: tick.drained, symbols: sample.length - skipped, skipped, theirs, cross, ...(oracleWorkspaceImports ? { oracleWorkspaceImports } : {}), modes };
+    return { repo: basename(dir), commit, language, files: tick.drained, symbols: sample.length - skipped, skipped, theirs, cross, unscored, ...(oracleWorkspaceImports ? { oracleWorkspaceImports } : {}), modes };
   } finally {
     await brains.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -290,9 +331,11 @@ async function main(): Promise<number> {
   }
   for (const s of scores) {
     if (s.oracleWorkspaceImports) process.stdout.write(`\n${s.repo}: the language service resolves ${s.oracleWorkspaceImports.resolved} of ${s.oracleWorkspaceImports.total} imports that name a workspace package\n`);
+    if (s.unscored > 0) process.stdout.write(`${s.repo}: ${s.unscored} files named by refs --path are files the oracle does not read (left out of the scores)\n`);
     for (const m of MODES) {
       if (s.modes[m].misses.length > 0) process.stdout.write(`\n${s.repo} ${m} misses: ${s.modes[m].misses.join('; ')}\n`);
       if (s.modes[m].extras.length > 0) process.stdout.write(`${s.repo} ${m} extras: ${s.modes[m].extras.join('; ')}\n`);
+      if (s.modes[m].worst.length > 0) process.stdout.write(`${s.repo} ${m} worst symbols: ${s.modes[m].worst.join('; ')}\n`);
     }
   }
   return 0;

@@ -69,9 +69,22 @@ export class ImportResolver {
   constructor(paths: readonly string[], layout: Layout = buildLayout([])) {
     this.#paths = paths;
     this.#layout = layout;
+    // On a stem shared by several files (`a.component.ts` beside `a.component.html`), the one a
+    // compiler would pick: scripts in TypeScript's extension order, then other code, then the
+    // templates, styles and data an extension-less import never names; else the first in order.
+    const rankOf = new Map<string, number>();
     for (const p of paths) {
       const s = stemOf(p);
-      if (!this.#byStem.has(s)) this.#byStem.set(s, p);
+      const had = this.#byStem.get(s);
+      if (had === undefined) {
+        this.#byStem.set(s, p);
+        continue;
+      }
+      const rank = stemRank(p);
+      if (rank < (rankOf.get(s) ?? stemRank(had))) {
+        this.#byStem.set(s, p);
+        rankOf.set(s, rank);
+      }
     }
     // A declaration file (`x.d.ts`) answers `./x` when no source of that name is mapped.
     for (const p of paths) {
@@ -125,6 +138,12 @@ export class ImportResolver {
   /** The first of `stems` (from `lookupStems`) that names a file of the map, other than `from`. */
   resolveStems(from: string, stems: readonly string[]): string | null {
     for (const stem of stems) {
+      // A specifier that carries its file's own extension (`./theme.css`, `./App.svelte`) names that file.
+      if (EXACT_EXTENSION.test(stem)) {
+        this.#pathSet ??= new Set(this.#paths);
+        if (this.#pathSet.has(stem)) return stem === from ? null : stem;
+        continue;
+      }
       const hit = this.#byStem.get(stem);
       if (hit !== undefined) return hit === from ? null : hit;
     }
@@ -295,6 +314,19 @@ export class ImportResolver {
   }
 }
 
+/** The order a compiler tries a stem's extensions in: scripts (TypeScript's order), other code, then what no extension-less import names. */
+const SCRIPT_ORDER = ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'];
+const NOT_IMPORTED_BARE = /\.(?:html?|css|scss|sass|less|json|jsonc|md|mdx|txt|svg|png|jpe?g|gif|webp|ya?ml|xml|snap|map|lock|toml|ini|cfg|csv)$/i;
+function stemRank(path: string): number {
+  const ext = path.slice(path.lastIndexOf('.') + 1);
+  const script = SCRIPT_ORDER.indexOf(ext);
+  if (script >= 0) return script;
+  return NOT_IMPORTED_BARE.test(path) ? 100 : 50;
+}
+
+/** A specifier's extension that names its file as written, never a script of the same stem (lookupStems lists such a path whole). */
+const EXACT_EXTENSION = /\.(?:json|vue|svelte|css|scss)$/;
+
 /** Extensions a script specifier may carry that name the file's own kind (dropped to find a `.ts` source). */
 const SCRIPT_EXTENSION = /\.(?:[mc]?[jt]sx?|json|vue|svelte|css|scss)$/;
 
@@ -349,5 +381,7 @@ export function lookupStems(from: string, language: string | null, module: strin
   // `./a.component` names `a.component.ts`: a dot that starts no script extension is part of the name.
   const exact = SCRIPT_EXTENSION.test(joined) ? stemOf(joined) : stemOf(`${joined}.ts`);
   const loose = stemOf(joined);
-  return exact === loose ? [exact] : [exact, loose];
+  const stems = exact === loose ? [exact] : [exact, loose];
+  // `./theme.css`, `./App.svelte`: that file first, then (a `.d.ts` beside it, a build step's output) its stem.
+  return EXACT_EXTENSION.test(joined) ? [joined, ...stems] : stems;
 }

@@ -19,7 +19,7 @@ import { dirname } from 'node:path/posix';
 import type { Database } from '../store/index.js';
 import { definitionsOf, nearestNames, usesOf, type DefinitionHit, type FileUses } from '../store/index.js';
 import { loadCodeGraph, roomsOfPaths, type CodeGraph } from '../skeleton/index.js';
-import { NOT_THIS_NAME, UseDefinitions, type UseDefinition } from './use-definitions.js';
+import { A_METHOD, NOT_THIS_NAME, UseDefinitions, type UseDefinition } from './use-definitions.js';
 import type { SymbolDef } from '../ingest/extract/types.js';
 
 /** Definitions listed one by one; past this they are counted per folder. */
@@ -112,8 +112,8 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
     f.uses.forEach((u, i) => {
       const d = named[i]!;
       if (d === NOT_THIS_NAME) return;
-      if (options.path !== undefined && d !== null && !asked.has(d)) return;
-      if (options.path !== undefined && d === null && u.kind === 'member' && !askedMethods) return;
+      if (options.path !== undefined && (d === null || d === A_METHOD) && u.kind === 'member' && !askedMethods) return;
+      if (options.path !== undefined && d !== null && d !== A_METHOD && !asked.has(d)) return;
       uses.push({ ...u, definition: d });
     });
     if (uses.length === 0) byNameOnly++;
@@ -124,7 +124,7 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
     files = files.map((f) => ({ ...f, uses: f.uses.filter((u) => u.kind === kind) })).filter((f) => f.uses.length > 0);
   }
   // Uses resolved to a definition first, then the unresolved, each in path order.
-  const resolvedFirst = (f: ResolvedFile) => (f.uses.some((u) => u.definition !== null) ? 0 : 1);
+  const resolvedFirst = (f: ResolvedFile) => (f.uses.some((u) => u.definition !== null && u.definition !== A_METHOD) ? 0 : 1);
   files.sort((a, b) => resolvedFirst(a) - resolvedFirst(b) || byPath(a, b));
   const listedDefs = defs.slice(0, MAX_LISTED_DEFINITIONS);
   const rooms = roomsOfPaths(db, [...listedDefs.map((d) => d.path), ...files.map((f) => f.path)]);
@@ -142,7 +142,7 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
       const seen = new Set<DefinitionHit | null>();
       for (const u of f.uses) {
         const d = u.definition;
-        if (d === null || d === NOT_THIS_NAME) continue;
+        if (d === null || d === NOT_THIS_NAME || d === A_METHOD) continue;
         const c = counts.get(d) ?? { files: 0, uses: 0 };
         c.uses++;
         if (!seen.has(d)) c.files++;
@@ -151,9 +151,9 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
       }
     }
     listedDefs.forEach((d, i) => Object.assign(answer.definitions[i]!, counts.get(d) ?? { files: 0, uses: 0 }));
-    if (options.path === undefined) answer.pick = 'uses are grouped by the definition they name; pass path (a definition\'s file) to keep one, with the unresolved uses';
+    if (options.path === undefined) answer.pick = 'uses are grouped by the definition they name (definition null: unresolved; with among "methods": a method of an unknown receiver, never a function); pass path (a definition\'s file) to keep one, with the unresolved uses';
   }
-  const unresolved = files.reduce((n, f) => n + f.uses.filter((u) => u.definition === null).length, 0);
+  const unresolved = files.reduce((n, f) => n + f.uses.filter((u) => u.definition === null || u.definition === A_METHOD).length, 0);
   if (unresolved > 0 && all.length > 0) answer.unresolved = unresolved;
   if (defs.length > MAX_LISTED_DEFINITIONS) {
     answer.definitions_total = defs.length;
@@ -192,7 +192,7 @@ interface ResolvedFile {
   uses: ResolvedUse[];
 }
 
-const where = (d: UseDefinition) => (d === null || d === NOT_THIS_NAME ? null : { path: d.path, line: d.line });
+const where = (d: UseDefinition) => (d === null || d === NOT_THIS_NAME || d === A_METHOD ? null : { path: d.path, line: d.line });
 
 /** One file of uses: its `definition` once when every use names the same one, else on each use. */
 function referenceItem(f: ResolvedFile, room: string | undefined, known: boolean): Record<string, unknown> {
@@ -202,9 +202,11 @@ function referenceItem(f: ResolvedFile, room: string | undefined, known: boolean
   const item: Record<string, unknown> = { path: f.path };
   if (room !== undefined) item.room = room;
   if (known && uniform) item.definition = where(first);
+  if (known && uniform && first === A_METHOD) item.among = 'methods';
   item.uses = uses.map((u) => {
     const use: Record<string, unknown> = u.in === undefined ? { line: u.line, kind: u.kind } : { line: u.line, in: u.in, kind: u.kind };
     if (known && !uniform) use.definition = where(u.definition);
+    if (known && !uniform && u.definition === A_METHOD) use.among = 'methods';
     return use;
   });
   if (f.uses.length > uses.length) item.more = f.uses.length - uses.length;
@@ -256,12 +258,12 @@ export function impactAnswer(db: Database, target: ImpactTarget, depth: number):
   for (const name of names) {
     const found = usesOf(db, name);
     const defs = definitionsOf(db, name);
-    const resolver = new UseDefinitions(db, index.graph, name, defs);
+    const resolver = new UseDefinitions(db, index.graph, name, defs, false);
     // A use resolved to a definition in one of the homes first; an unresolved one after.
     const unresolved: string[] = [];
     for (const f of found.files) {
       const named = resolver.of(f);
-      if (named.some((d) => d !== null && d !== NOT_THIS_NAME && homeSet.has(d.path))) reach(f.path, 1, 'refs');
+      if (named.some((d) => d !== null && d !== NOT_THIS_NAME && d !== A_METHOD && homeSet.has(d.path))) reach(f.path, 1, 'refs');
       else if (named.some((d) => d === null)) unresolved.push(f.path);
     }
     for (const p of unresolved) reach(p, 1, 'refs');

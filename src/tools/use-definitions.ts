@@ -12,7 +12,9 @@
  *   - In the languages whose files see each other without an import (Go's package, Java's,
  *     Rust's crate paths), a use resolves to the file's own definition, else to the only one.
  *
- * What is left is `null` (unresolved: kept and labelled) or `NOT_THIS_NAME` (the file uses a
+ * What is left is `null` (unresolved: kept and labelled), `A_METHOD` (unresolved among the
+ * methods: a member use on an unknown receiver where no import can bring a function of the
+ * name, so it is never a use of a top-level definition) or `NOT_THIS_NAME` (the file uses a
  * name of the same spelling that none of the definitions can be: a dependency's, a builtin, a
  * method of an unknown class while the asked definitions are functions): counted, not listed.
  */
@@ -33,7 +35,12 @@ const MAX_NAMESPACE_IMPORTS = 32;
 const MAX_IMPORT_LINES = 30;
 
 export const NOT_THIS_NAME = 'not-this-name' as const;
-export type UseDefinition = DefinitionHit | null | typeof NOT_THIS_NAME;
+/**
+ * Unresolved, but only among the name's methods (or a dependency's): a member use (`x.name(`)
+ * of an unknown receiver in a file whose imports reach no top-level definition of the name.
+ */
+export const A_METHOD = 'a-method' as const;
+export type UseDefinition = DefinitionHit | null | typeof NOT_THIS_NAME | typeof A_METHOD;
 
 interface FileFacts {
   imports: { module: string; line: number }[];
@@ -51,8 +58,15 @@ export class UseDefinitions {
   readonly #all: DefinitionHit[];
   readonly #facts = new Map<string, FileFacts | null>();
   readonly #reached = new Map<string, DefinitionHit | null>();
+  readonly #passing = new Map<string, boolean>();
+  readonly #labelMethods: boolean;
 
-  constructor(db: Database, graph: CodeGraph, name: string, definitions: DefinitionHit[]) {
+  /**
+   * `labelMethods`: tell `A_METHOD` from `null` for member uses (refs does; impact, which counts
+   * neither, skips the import walk it costs).
+   */
+  constructor(db: Database, graph: CodeGraph, name: string, definitions: DefinitionHit[], labelMethods = true) {
+    this.#labelMethods = labelMethods;
     this.#db = db;
     this.#graph = graph;
     this.#name = name;
@@ -86,7 +100,8 @@ export class UseDefinitions {
       // `x.name(`: a method of the class the use sits in, else of some receiver not known here.
       const method = this.#methodAround(file.path, u.in);
       if (method !== undefined) return method;
-      if (this.#hasMethods) return null;
+      // No namespace import can carry a top-level definition here: the receiver is some object.
+      if (this.#hasMethods) return this.#labelMethods && modular && bound() === NOT_THIS_NAME ? A_METHOD : null;
       const b = bound();
       return b === null && modular ? NOT_THIS_NAME : b;
     });
@@ -98,7 +113,13 @@ export class UseDefinitions {
     const imp = facts === null ? undefined : facts.imports.find((i) => i.line === line);
     if (imp === undefined) return undefined;
     const target = this.#resolvedTarget(path, imp);
-    return target === undefined ? NOT_THIS_NAME : this.#reach(target, 0) ?? null;
+    return target === undefined ? NOT_THIS_NAME : this.#reach(target, 0) ?? this.#unreached(target);
+  }
+
+  /** An import of a file that passes on no definition of the name: a component file (Vue, Svelte) binds its own component, anything else stays unresolved. */
+  #unreached(target: string): UseDefinition {
+    const language = this.#graph.byPath.get(target)?.language;
+    return language === 'vue' || language === 'svelte' ? NOT_THIS_NAME : null;
   }
 
   /** A module file that does not define the name: what its import of the name names. */
@@ -110,15 +131,31 @@ export class UseDefinitions {
       const imp = this.#coveringImport(facts, importLine.line)!;
       const target = this.#resolvedTarget(file.path, imp);
       if (target === undefined) return NOT_THIS_NAME; // imported from a dependency
-      return this.#reach(target, 0) ?? null;
+      return this.#reach(target, 0) ?? this.#unreached(target);
     }
     // Reached without naming it: `import * as ns from './m'`, then `ns.name(`.
     const targets = this.#graph.byPath.get(file.path)?.imports ?? [];
     for (const imp of targets.slice(0, MAX_NAMESPACE_IMPORTS)) {
       const hit = this.#reach(imp.target, 0);
-      if (hit !== null) return hit;
+      if (hit !== null && this.#passesOn(imp.target)) return hit;
     }
     return NOT_THIS_NAME;
+  }
+
+  /**
+   * Whether a file seen through a namespace import carries the name as one of its exports: it
+   * defines it, or mentions it on import and export lines only (a barrel). A file that imports
+   * the name to call it (`import { match }` then `match(…)`) passes nothing on to its importers.
+   */
+  #passesOn(path: string): boolean {
+    if (this.#top.has(path)) return true;
+    let passes = this.#passing.get(path);
+    if (passes === undefined) {
+      const facts = this.#factsOf(path);
+      passes = facts === null || usesIn(facts.refs, this.#name).every((u) => u.kind === 'other' && this.#coveringImport(facts, u.line) !== undefined);
+      this.#passing.set(path, passes);
+    }
+    return passes;
   }
 
   /** The definition a file passes on for the name: its own, or what it re-exports, a few steps out. */
