@@ -105,7 +105,7 @@ export function judgeFlat(name: string, points: readonly Point[], warmup: number
 
 export interface LevelVerdict {
   name: string;
-  /** The level with no session open, after the warm-up (the smallest seen then). */
+  /** The level with no session open, after the warm-up (judgeLevel says how it is read). */
   baseline: number;
   /** The level once every session left at the end. */
   final: number;
@@ -113,14 +113,20 @@ export interface LevelVerdict {
   missed: string | null;
 }
 
+/** How many quiet readings, the first after the warm-up, make a count's level (their median). */
+export const LEVEL_READINGS = 5;
+
 /**
  * A count (descriptors, watches, threads) back to its level after the sessions left: the final
- * quiet reading at most `slack` above the lowest quiet reading after the warm-up. `slack`
+ * quiet reading at most `slack` above the level, the median of the first LEVEL_READINGS quiet
+ * readings after the warm-up. A median, not the lowest: one reading taken while the watch host
+ * re-subscribed a root (the 30-minute soak caught 80 watches of 363 once) is no level. `slack`
  * covers what the owner opens and closes on its own (a pool thread Piscina keeps for its idle
  * timeout, a git a safety-net tick runs); a leak grows with the sessions and passes it.
  */
 export function judgeLevel(name: string, quiet: readonly Point[], final: number, slack: number): LevelVerdict {
-  const baseline = quiet.length ? Math.min(...quiet.map((p) => p.v)) : final;
+  const first = quiet.slice(0, LEVEL_READINGS).map((p) => p.v).sort((a, b) => a - b);
+  const baseline = first.length ? first[Math.floor((first.length - 1) / 2)]! : final;
   const ok = final <= baseline + slack;
   return { name, baseline, final, ok, missed: ok ? null : `${name}: ${final} after the sessions left against ${baseline} before (more than ${slack} above)` };
 }

@@ -14,13 +14,15 @@
  *   --out FILE         the JSON report (default soak-report.json in the temp folder, kept)
  *   --write-doc        docs/reliability.md's soak section and docs/soak-rss.svg
  *   --keep             keep the temporary folder (home, trees)
+ *   --rejudge FILE     no run: judge a report a soak wrote again (a judge that changed since),
+ *                      print it, and with --write-doc write its section
  *
  * Exits 0 when every target is met, 1 with one `MISSED:` line per missed target, 2 when the
  * soak itself could not run.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, hostname, tmpdir } from 'node:os';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, startOwner, type OwnerProcess } from './owner-process.js';
@@ -28,7 +30,7 @@ import { Sampler } from './sampler.js';
 import { restCall } from './sessions.js';
 import { makeBigTree, makePlainTree, makeTreeSitterTree, type Tree } from './trees.js';
 import { judgeSoak, type Bounds } from './verdict.js';
-import { Workload, type Brain } from './workload.js';
+import { Workload, type Brain, type TokenRecord } from './workload.js';
 import { writeDoc, type SoakReport } from './report.js';
 import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
 
@@ -49,10 +51,11 @@ interface Options {
   out: string | null;
   writeDoc: boolean;
   keep: boolean;
+  rejudge: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, peakToleranceMb: PEAK_TOLERANCE_MB, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false };
+  const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, peakToleranceMb: PEAK_TOLERANCE_MB, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false, rejudge: null };
   let runtimeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -82,6 +85,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--out') o.out = resolve(next());
     else if (a === '--write-doc') o.writeDoc = true;
     else if (a === '--keep') o.keep = true;
+    else if (a === '--rejudge') o.rejudge = resolve(next());
     else throw new Error(`soak: unknown option ${a}`);
   }
   if (o.watch === 'fs.watch' && !runtimeGiven) o.runtime = join(ROOT, 'node_modules', '.bin', 'bun');
@@ -90,8 +94,35 @@ function parseArgs(argv: string[]): Options {
 
 const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
+/** Judges a written report again: its samples, tokens and seeks, under its own bounds. */
+function rejudge(o: Options): number {
+  const saved = JSON.parse(readFileSync(o.rejudge!, 'utf8')) as SoakReport & { probeSeekMs: number[] };
+  const c = saved.config;
+  const saidBounds = c.bounds as unknown as Partial<Bounds>;
+  const bounds = { ...saidBounds, peakToleranceMb: saidBounds.peakToleranceMb ?? PEAK_TOLERANCE_MB } as Bounds;
+  const exit = saved.verdicts.ownerExit === 'exit 0' ? { code: 0, signal: null } : { code: -1, signal: saved.verdicts.ownerExit };
+  const verdicts = judgeSoak({
+    runMs: c.minutes * 60_000,
+    samples: saved.samples,
+    finalQuiet: saved.samples[saved.samples.length - 1]!,
+    tokens: (saved.workload as unknown as { tokens: TokenRecord[] }).tokens,
+    idleSeekMs: saved.idleSeekMs,
+    soakSeekMs: saved.probeSeekMs,
+    backlogEnd: saved.verdicts.backlogEnd,
+    ownerExit: exit,
+    bounds,
+  });
+  const report: SoakReport = { ...saved, config: { ...c, bounds: { ...bounds } }, verdicts };
+  writeFileSync(o.rejudge!, JSON.stringify({ ...report, probeSeekMs: saved.probeSeekMs, calls: (saved as unknown as { calls: unknown }).calls }, null, 1));
+  if (o.writeDoc) writeDoc(ROOT, report);
+  printSummary(report, o.rejudge!);
+  for (const m of verdicts.missed) console.log(`MISSED: ${m}`);
+  return verdicts.missed.length ? 1 : 0;
+}
+
 async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
+  if (o.rejudge) return rejudge(o);
   const runMs = o.minutes * 60_000;
   const dir = mkdtempSync(join(tmpdir(), 'gardener-soak-'));
   const home = join(dir, 'home');
@@ -223,7 +254,7 @@ function printSummary(r: SoakReport, out: string): void {
   const p = (n: number | null) => (n === null || !Number.isFinite(n) ? '–' : n.toFixed(2));
   console.log(`soak: ${r.config.minutes} min on ${r.config.runtime} ${r.config.runtimeVersion}, watch ${r.config.watchBackend}, ${r.workload.rounds} rounds, ${r.samples.length} samples, warm-up ${(v.warmupMs / 1000).toFixed(0)} s`);
   for (const m of v.memory) console.log(`  ${m.name}: slope ${p(m.slopeMbPer10Min)} MB/10 min, peak ${p(m.earlierPeakMb)} MB before the last third, ${p(m.lastThirdPeakMb)} MB in it`);
-  for (const l of v.levels) console.log(`  ${l.name}: ${l.baseline} with no session (lowest after the warm-up), ${l.final} at the end`);
+  for (const l of v.levels) console.log(`  ${l.name}: ${l.baseline} with no session (its level: the median of the first five quiet readings after the warm-up), ${l.final} at the end`);
   console.log(`  zombies at most ${v.zombiesMax}; tokens ${v.tokens.written} written, ${v.tokens.lost} lost, ${v.tokens.late} late; backlog at the end ${v.backlogEnd}`);
   console.log(`  seek p99 ${p(v.seek.soakP99Ms)} ms over the soak vs ${p(v.seek.idleP99Ms)} ms idle (${p(v.seek.ratio)}x); owner at SIGTERM: ${v.ownerExit}`);
   console.log(`  alerts: ${JSON.stringify(r.alerts).slice(0, 600)}`);

@@ -105,7 +105,7 @@ export function renderDocSection(r: SoakReport): string {
     '',
     `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.`,
     '',
-    '| level with no session open | lowest after the warm-up | at the end | target (back to its level) |',
+    '| count with no session open | its level (median of the first 5 quiet readings after the warm-up) | at the end | target (back to its level) |',
     '| --- | --- | --- | --- |',
     ...lev,
     '',

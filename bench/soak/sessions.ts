@@ -37,6 +37,12 @@ export const CALL_BOUND_MS = 120_000;
 
 const INIT_PARAMS = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gardener-soak', version: '0' } };
 
+/** A fetch failure with its cause (undici says only "fetch failed"; the cause names the socket's error). */
+const failure = (err: unknown): string => {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  return e.cause ? `${e.message}: ${e.cause.code ?? ''} ${e.cause.message ?? ''}`.trim() : e.message;
+};
+
 const textOf = (result: any): string => (Array.isArray(result?.content) ? result.content.map((c: any) => c.text ?? '').join('\n') : JSON.stringify(result ?? null));
 
 /** JSON-RPC over newline-delimited lines on a pair of streams (the proxy's stdio, the socket). */
@@ -199,7 +205,7 @@ export async function openHttp(owner: OwnerProcess, folder: string): Promise<Soa
       if (msg.error) return { ok: false, text: String(msg.error.message), ms };
       return { ok: msg.result?.isError !== true, text: textOf(msg.result), ms };
     } catch (err) {
-      return { ok: false, text: (err as Error).message, ms: performance.now() - t0 };
+      return { ok: false, text: failure(err), ms: performance.now() - t0 };
     }
   };
   return {
@@ -231,7 +237,7 @@ export async function restCall(owner: OwnerProcess, folder: string, tool: string
     const text = await res.text();
     return { ok: res.ok, text, ms: performance.now() - t0 };
   } catch (err) {
-    return { ok: false, text: (err as Error).message, ms: performance.now() - t0 };
+    return { ok: false, text: failure(err), ms: performance.now() - t0 };
   }
 }
 
