@@ -242,14 +242,6 @@ export class ReferenceOracle {
   }
 
   /** The language service's program (for reading what it resolved). */
-  get service(): ts.LanguageService {
-    return this.#service;
-  }
-
-  program(): ts.Program | undefined {
-    return this.#service.getProgram();
-  }
-
   /** Where an import specifier written in `fromPath` (root-relative) resolves to, root-relative; null when outside the repository or unresolved. */
   resolvesTo(fromPath: string, specifier: string): string | null {
     const r = ts.resolveModuleName(specifier, join(this.#root, fromPath), this.options, this.#resolutionHost).resolvedModule;
