@@ -9,7 +9,7 @@
 //   node scripts/run-faults.mjs kill              only the files whose name contains "kill"
 //   node scripts/run-faults.mjs --write-doc       the whole suite, then docs/reliability.md
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, 'dist', 'test', 'faults');
 /** Bound on one test file, in ms: the longest (kill points at scale 1) takes about a minute. */
 const FILE_TIMEOUT_MS = 600_000;
+
+/** Where the soak's own sections of docs/reliability.md begin (bench/soak/report.ts's docBegin). */
+const SOAK_SECTIONS_BEGIN = '<!-- soak:begin ';
 
 const args = process.argv.slice(2);
 const writeDoc = args.includes('--write-doc');
@@ -69,7 +72,11 @@ if (writeDoc) {
   if (status !== 0) {
     console.error('run-faults: the suite failed; docs/reliability.md left as it was');
   } else {
-    writeFileSync(join(root, 'docs', 'reliability.md'), renderDoc(figures, { seed, scale, seconds }));
+    // The soak's sections (bench/soak/report.ts) and what follows them are the soak's: kept as they are.
+    const doc = join(root, 'docs', 'reliability.md');
+    const old = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
+    const soakAt = old.indexOf(SOAK_SECTIONS_BEGIN);
+    writeFileSync(doc, renderDoc(figures, { seed, scale, seconds }) + (soakAt >= 0 ? `\n${old.slice(soakAt)}` : ''));
     console.error('run-faults: wrote docs/reliability.md');
   }
 }
@@ -211,12 +218,8 @@ function renderDoc(f, run) {
     '',
     '## Known gaps',
     '',
-    '- A file newly covered by `.gitignore` (not `.gardenerignore`) stays in the map: the full listing',
-    '  queues it, the file still exists, and it is read back in.',
     '- The owner lock is a POSIX lock on `run/owner.lock`: on a file system without them (some NFS',
     '  setups) two owners of one home are not kept apart. Untested.',
-    '- Tool arguments are bounded only by the 4 MiB body and line bounds: 32 REST seeks with a 4 MiB',
-    '  `query` each kept another client\'s seek waiting up to 1 s (measured before the decode lane).',
     '- A failure the store cannot take as an alert is recorded late only by the process that saw it',
     '  (a CLI run that ends before the store is writable again only logs it).',
     '',
