@@ -23,38 +23,29 @@ export interface McpResult {
   notMeasured: string[];
 }
 
-export async function measureMcp(ctx: BenchContext, brains: Brains, tempDir: string): Promise<McpResult> {
-  const notMeasured: string[] = [];
-  let initialize: InitializeResult | null = null;
-  let seek: SeekResult | null = null;
-  let refs: RefsResult | null = null;
-  let owner: OwnerResult | null = null;
-  ctx.log('MCP: cold initialize against a minimal SDK stdio server, then server-side seek');
+/**
+ * Measures the MCP part. `quick` (the quick bench: `gardener bench`, `npm start`) measures
+ * initialize and seek only, whose ratios are judged; refs/impact and the owner (a minute of idle
+ * CPU among them) are the full bench's, and are named as not measured with `quickReason`.
+ */
+export async function measureMcp(ctx: BenchContext, brains: Brains, tempDir: string, quick?: { reason: string }): Promise<McpResult> {
+  const notMeasured: string[] = quick ? [`refs: ${quick.reason}`, `owner: ${quick.reason}`] : [];
+  /** One half: its result, or null with the reason it could not be measured. */
+  const attempt = async <T>(name: string, measure: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await measure();
+    } catch (err) {
+      notMeasured.push(`${name}: ${(err as Error).message}`);
+      ctx.log(`${name} not measured: ${(err as Error).message}`);
+      return null;
+    }
+  };
+  ctx.log(`MCP${quick ? ' (quick)' : ''}: cold initialize against a minimal SDK stdio server, then server-side seek`);
   const t0 = performance.now();
-  try {
-    initialize = await measureInitialize({ dir: join(tempDir, 'mcp'), repoDir: ctx.repo.dir, home: brains.home, log: ctx.log });
-  } catch (err) {
-    notMeasured.push(`initialize: ${(err as Error).message}`);
-    ctx.log(`initialize not measured: ${(err as Error).message}`);
-  }
-  try {
-    seek = await measureSeek(ctx, brains);
-  } catch (err) {
-    notMeasured.push(`seek: ${(err as Error).message}`);
-    ctx.log(`seek not measured: ${(err as Error).message}`);
-  }
-  try {
-    refs = await measureRefs(ctx, brains);
-  } catch (err) {
-    notMeasured.push(`refs: ${(err as Error).message}`);
-    ctx.log(`refs not measured: ${(err as Error).message}`);
-  }
-  try {
-    owner = await measureOwner(ctx, brains.home);
-  } catch (err) {
-    notMeasured.push(`owner: ${(err as Error).message}`);
-    ctx.log(`owner not measured: ${(err as Error).message}`);
-  }
+  const initialize = await attempt('initialize', () => measureInitialize({ dir: join(tempDir, 'mcp'), repoDir: ctx.repo.dir, home: brains.home, log: ctx.log }));
+  const seek = await attempt('seek', () => measureSeek(ctx, brains));
+  const refs = quick ? null : await attempt('refs', () => measureRefs(ctx, brains));
+  const owner: OwnerResult | null = quick ? null : await attempt('owner', () => measureOwner(ctx, brains.home));
   ctx.log(`MCP part took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return { initialize, seek, refs, owner, notMeasured };
 }

@@ -19,8 +19,6 @@ import { BENCH_SEED } from './fixtures/make-repo.js';
 import { makeRepoInChild } from './fixtures/make-repo-child.js';
 import { FloorMeter } from './floor.js';
 import { measureMcp, type McpResult } from './mcp-latency.js';
-import { measureInitialize } from './mcp-initialize.js';
-import { measureSeek } from './seek-latency.js';
 import { StageClock } from './stage-clock.js';
 import type { BenchOptions } from './options.js';
 import { measureBursts, measureIdle, warmUp, type BurstResult, type IdleResult } from './tick-burst.js';
@@ -171,7 +169,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         log(`watch not measured: ${(err as Error).message}`);
       }
     }
-    const mcp = !options.mcp ? null : full ? await measureMcp(ctx, brains, parent) : await measureQuickMcp(ctx, brains, parent);
+    const mcp = !options.mcp ? null : await measureMcp(ctx, brains, parent, full ? undefined : { reason: NOT_QUICK });
     const peakAfterMcpMb = mcp ? peakRssMb() : null;
     // Last: two more brains of the same repository, whose memory must not count above.
     let referencesCost: ReferencesCost | null = null;
@@ -209,31 +207,4 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       temp.remove();
     }
   }
-}
-
-/**
- * The quick bench's MCP part: cold `initialize` (its ratio to a minimal SDK server is judged)
- * and server-side `seek` idle and during drains (its two ratios are judged). refs/impact and the
- * owner (a minute of idle CPU among them) are the full bench's.
- */
-async function measureQuickMcp(ctx: Parameters<typeof measureMcp>[0], brains: Brains, tempDir: string): Promise<McpResult> {
-  const notMeasured = [`refs: ${NOT_QUICK}`, `owner: ${NOT_QUICK}`];
-  const t0 = performance.now();
-  ctx.log('MCP (quick): cold initialize against a minimal SDK stdio server, then server-side seek');
-  let initialize: McpResult['initialize'] = null;
-  let seek: McpResult['seek'] = null;
-  try {
-    initialize = await measureInitialize({ dir: join(tempDir, 'mcp'), repoDir: ctx.repo.dir, home: brains.home, log: ctx.log });
-  } catch (err) {
-    notMeasured.push(`initialize: ${(err as Error).message}`);
-    ctx.log(`initialize not measured: ${(err as Error).message}`);
-  }
-  try {
-    seek = await measureSeek(ctx, brains);
-  } catch (err) {
-    notMeasured.push(`seek: ${(err as Error).message}`);
-    ctx.log(`seek not measured: ${(err as Error).message}`);
-  }
-  ctx.log(`MCP part took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return { initialize, seek, refs: null, owner: null, notMeasured };
 }
