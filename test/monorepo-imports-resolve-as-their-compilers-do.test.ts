@@ -8,27 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeGitRepo } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
-import { makeTestSession } from './helpers/session.js';
+import { withMappedSession } from './helpers/session.js';
 import { runTick } from '../src/vigil/index.js';
 import { ImportResolver, buildLayout } from '../src/resolve/index.js';
 import { loadCodeGraph } from '../src/skeleton/index.js';
 
-async function withSession(files: Record<string, string>, fn: (s: Awaited<ReturnType<typeof makeTestSession>>, dir: string, tick: () => Promise<void>) => Promise<void>) {
-  const repo = await makeGitRepo(files);
-  const t = await makeTestBrains();
-  const { brain } = await t.brains.ensure(repo.dir);
-  await runTick(brain, { inventory: true });
-  const s = await makeTestSession(t.brains, repo.dir);
-  try {
-    await fn(s, repo.dir, async () => {
-      await runTick(brain);
-    });
-  } finally {
-    await s.close();
-    await t.cleanup();
-    await repo.cleanup();
-  }
-}
 
 /** A pnpm workspace: each package's exports point at its own source under a custom condition, as TanStack query's do. */
 const PNPM: Record<string, string> = {
@@ -52,7 +36,7 @@ const PNPM: Record<string, string> = {
 };
 
 test('an import of a sibling workspace package resolves through its exports, under the custom condition, with no node_modules', async () => {
-  await withSession(PNPM, async (s) => {
+  await withMappedSession(PNPM, async (s) => {
     const r = await s.dispatch('impact', { path: 'packages/core/src/index.ts' });
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     const paths = (r.value.files as { path: string }[]).map((f) => f.path);
@@ -65,7 +49,7 @@ test('an import of a sibling workspace package resolves through its exports, und
 });
 
 test('a use reached through a barrel and a package name knows its definition; a name with two definitions is grouped by them', async () => {
-  await withSession(PNPM, async (s) => {
+  await withMappedSession(PNPM, async (s) => {
     const r = await s.dispatch('refs', { name: 'hashKey' });
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     const byPath = Object.fromEntries(r.value.references.map((f: any) => [f.path, f.definition]));
@@ -83,7 +67,7 @@ test('a use reached through a barrel and a package name knows its definition; a 
 });
 
 test('this.m() inside a class resolves to that class\'s method; a member use on an unknown receiver is unresolved, not guessed', async () => {
-  await withSession(PNPM, async (s) => {
+  await withMappedSession(PNPM, async (s) => {
     const r = await s.dispatch('refs', { name: 'run', path: 'packages/core/src/client.ts' });
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     assert.deepEqual(r.value.references.map((f: any) => [f.path, f.definition]), [['packages/core/src/client.ts', { path: 'packages/core/src/client.ts', line: 5 }]]);
@@ -95,7 +79,7 @@ test('this.m() inside a class resolves to that class\'s method; a member use on 
 });
 
 test('a root-relative path is taken as answers print it, from any folder', async () => {
-  await withSession(PNPM, async (s) => {
+  await withMappedSession(PNPM, async (s) => {
     const r = await s.dispatch('refs', { name: 'useQuery', path: 'packages/react/src/index.ts' });
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     assert.deepEqual(r.value.definitions.map((d: any) => d.path), ['packages/react/src/index.ts']);
@@ -110,7 +94,7 @@ test('editing a tsconfig re-resolves its imports on the next tick', async () => 
     'shared/math.ts': 'export function add(a: number, b: number) {\n  return b + a;\n}\n',
     'app/main.ts': "import { add } from '@lib/math';\nadd(1, 2);\n",
   };
-  await withSession(files, async (s, dir, tick) => {
+  await withMappedSession(files, async (s, { dir, tick }) => {
     const before = await s.dispatch('refs', { name: 'add', path: 'lib/math.ts' });
     assert.deepEqual(before.value.references.map((f: any) => f.path), ['app/main.ts']);
     writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["shared/*"] } } }\n');

@@ -4,10 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeGitRepo } from './helpers/git-repo.js';
-import { makeTestBrains } from './helpers/brains.js';
-import { makeTestSession } from './helpers/session.js';
-import { runTick } from '../src/vigil/index.js';
+import { withMappedSession } from './helpers/session.js';
 
 const FILES: Record<string, string> = {
   'src/config.ts': 'export interface Options { depth: number }\nexport function parseConfig(text: string): Options {\n  return { depth: text.length };\n}\n',
@@ -19,23 +16,9 @@ const FILES: Record<string, string> = {
   'test/app.test.ts': "import { App } from '../src/app.js';\nnew App().start();\n",
 };
 
-async function withSession(files: Record<string, string>, fn: (s: Awaited<ReturnType<typeof makeTestSession>>, dir: string) => Promise<void>) {
-  const repo = await makeGitRepo(files);
-  const t = await makeTestBrains();
-  const { brain } = await t.brains.ensure(repo.dir);
-  await runTick(brain, { inventory: true });
-  const s = await makeTestSession(t.brains, repo.dir);
-  try {
-    await fn(s, repo.dir);
-  } finally {
-    await s.close();
-    await t.cleanup();
-    await repo.cleanup();
-  }
-}
 
 test('refs lists the definitions, then every use grouped by file with its caller and kind', async () => {
-  await withSession(FILES, async (s) => {
+  await withMappedSession(FILES, async (s) => {
     const r = await s.dispatch('refs', { name: 'parseConfig', path: 'src/config.ts' });
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     assert.deepEqual(r.value.definitions, [{ path: 'src/config.ts', line: 2, kind: 'function' }]);
@@ -50,7 +33,7 @@ test('refs lists the definitions, then every use grouped by file with its caller
 });
 
 test('a name with several definitions lists them all; kind narrows the uses', async () => {
-  await withSession(FILES, async (s) => {
+  await withMappedSession(FILES, async (s) => {
     const r = await s.dispatch('refs', { name: 'parseConfig', kind: 'call' });
     assert.deepEqual(r.value.definitions.map((d: any) => d.path), ['src/config.ts', 'src/other/parse.ts']);
     for (const f of r.value.references) for (const u of f.uses) assert.equal(u.kind, 'call');
@@ -59,7 +42,7 @@ test('a name with several definitions lists them all; kind narrows the uses', as
 });
 
 test('an unknown name answers empty, says so, and offers the nearest names', async () => {
-  await withSession(FILES, async (s) => {
+  await withMappedSession(FILES, async (s) => {
     const r = await s.dispatch('refs', { name: 'parseConfg' });
     assert.equal(r.isError, undefined);
     assert.deepEqual(r.value.definitions, []);
@@ -72,7 +55,7 @@ test('an unknown name answers empty, says so, and offers the nearest names', asy
 test('a name defined 500 times is counted per place, and its uses are capped and counted', async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 500; i++) files[`pkg${i % 5}/m${i}.py`] = `def handle(x):\n    return x\n\ndef caller${i}():\n    return handle(${i})\n`;
-  await withSession(files, async (s) => {
+  await withMappedSession(files, async (s) => {
     const r = await s.dispatch('refs', { name: 'handle', limit: 10, budget_tokens: 2000 });
     assert.equal(r.isError, undefined);
     assert.equal(r.value.definitions_total, 500);
@@ -86,7 +69,7 @@ test('a name defined 500 times is counted per place, and its uses are capped and
 });
 
 test('a path outside the roots, a bad name, a bad depth or two targets are refused', async () => {
-  await withSession(FILES, async (s) => {
+  await withMappedSession(FILES, async (s) => {
     const out = await s.dispatch('refs', { name: 'parseConfig', path: '/etc/passwd' });
     assert.equal(out.isError, true);
     assert.match(out.value.error.message, /outside this session's brain roots/);
@@ -107,7 +90,7 @@ test('a path outside the roots, a bad name, a bad depth or two targets are refus
 });
 
 test('impact walks users and importers outward, with distances, tests and the tests to run', async () => {
-  await withSession(FILES, async (s) => {
+  await withMappedSession(FILES, async (s) => {
     const r = await s.dispatch('impact', { path: 'src/config.ts' });
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     const got = Object.fromEntries(r.value.files.map((f: any) => [f.path, f.distance]));
@@ -126,7 +109,7 @@ test('impact walks users and importers outward, with distances, tests and the te
 test('a hub imported by everything answers with counts per place past the cap', async () => {
   const files: Record<string, string> = { 'src/hub.ts': 'export function hub() { return 1; }\n' };
   for (let i = 0; i < 150; i++) files[`src/${i % 3 === 0 ? 'a' : 'b'}/u${i}.ts`] = `import { hub } from '../hub.js';\nexport const v${i} = hub();\n`;
-  await withSession(files, async (s) => {
+  await withMappedSession(files, async (s) => {
     const r = await s.dispatch('impact', { path: 'src/hub.ts' });
     assert.equal(r.value.total, 150);
     assert.equal(r.value.files.length, 100);
@@ -144,7 +127,7 @@ test('uses through an export-all barrel, and imports by the package\'s own name,
     'tests/helper.test.ts': "import { helper } from 'mylib';\nhelper(2);\n",
     'tests/other.test.ts': "import { helper } from 'elsewhere';\nhelper(3);\n",
   };
-  await withSession(files, async (s) => {
+  await withMappedSession(files, async (s) => {
     const r = await s.dispatch('refs', { name: 'helper' });
     assert.deepEqual(r.value.references.map((f: any) => f.path), ['src/use.ts', 'tests/helper.test.ts']);
     assert.equal(r.value.by_name_only, 1, 'a package of another name is not this definition');
@@ -157,7 +140,7 @@ test('a file that defines the name itself passes on its own definition, not the 
     'src/shadow.ts': "import { helper as base } from './common.js';\nexport function helper() {\n  return base(1);\n}\n",
     'src/via-shadow.ts': "import { helper } from './shadow.js';\nhelper();\n",
   };
-  await withSession(files, async (s) => {
+  await withMappedSession(files, async (s) => {
     const r = await s.dispatch('refs', { name: 'helper', path: 'src/common.ts' });
     assert.deepEqual(r.value.references.map((f: any) => f.path), ['src/shadow.ts']);
     const own = await s.dispatch('refs', { name: 'helper', path: 'src/shadow.ts' });
@@ -175,7 +158,7 @@ test('an import by package name does not pick between two definitions of the nam
     'src/b.ts': 'export function render() {\n  return 2;\n}\n',
     'tests/render.test.ts': "import { render } from 'mylib';\nrender();\n",
   };
-  await withSession(files, async (s) => {
+  await withMappedSession(files, async (s) => {
     const r = await s.dispatch('refs', { name: 'render', path: 'src/a.ts' });
     assert.deepEqual(r.value.references, []);
     assert.equal(r.value.by_name_only, 1);

@@ -8,26 +8,12 @@ import assert from 'node:assert/strict';
 import { ImportResolver } from '../src/resolve/index.js';
 import { makeGitRepo } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
-import { makeTestSession } from './helpers/session.js';
+import { makeTestSession, withMappedSession } from './helpers/session.js';
 import { runTick } from '../src/vigil/index.js';
 import { loadCodeGraph } from '../src/skeleton/index.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-async function withSession(files: Record<string, string>, fn: (s: Awaited<ReturnType<typeof makeTestSession>>) => Promise<void>) {
-  const repo = await makeGitRepo(files);
-  const t = await makeTestBrains();
-  const { brain } = await t.brains.ensure(repo.dir);
-  await runTick(brain, { inventory: true });
-  const s = await makeTestSession(t.brains, repo.dir);
-  try {
-    await fn(s);
-  } finally {
-    await s.close();
-    await t.cleanup();
-    await repo.cleanup();
-  }
-}
 
 /** A function `match` beside a router class whose method is `match`, as hono's routers are. */
 const ROUTERS: Record<string, string> = {
@@ -58,7 +44,7 @@ test('a script import without an extension names the script, never a template or
 });
 
 test('asked by name alone, a member use of an unknown receiver is labelled as one of the methods, never as the function of that name', async () => {
-  await withSession(ROUTERS, async (s) => {
+  await withMappedSession(ROUTERS, async (s) => {
     const r = await s.dispatch('refs', { name: 'match' });
     assert.equal(r.isError, undefined, JSON.stringify(r.value));
     const byPath = Object.fromEntries(r.value.references.map((f: any) => [f.path, f]));
@@ -78,7 +64,7 @@ test('asked by name alone, a member use of an unknown receiver is labelled as on
 });
 
 test('a default import of a Vue or Svelte component binds that component, never a definition of the same name elsewhere', async () => {
-  await withSession({
+  await withMappedSession({
     'react/App.tsx': 'export function App() {\n  return null;\n}\n',
     'react/main.tsx': "import { App } from './App';\nApp();\n",
     'vue/App.vue': '<template><p>hi</p></template>\n<script setup lang="ts">\nconst n = 1;\n</script>\n',

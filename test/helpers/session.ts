@@ -4,9 +4,11 @@
 import { FolderProbe } from '../../src/probe/index.js';
 import { Session } from '../../src/session/index.js';
 import { TOOLS } from '../../src/tools/index.js';
-import { Vigils, type VigilOptions } from '../../src/vigil/index.js';
+import { Vigils, runTick, type VigilOptions } from '../../src/vigil/index.js';
 import { dispatchTool, type ToolResult } from '../../src/dispatch/index.js';
 import type { Brains } from '../../src/brain/index.js';
+import { makeGitRepo } from './git-repo.js';
+import { makeTestBrains } from './brains.js';
 
 export interface TestSession {
   session: Session;
@@ -37,4 +39,26 @@ export async function makeTestSession(brains: Brains, folder: string, vigil: Vig
       await vigils.close();
     },
   };
+}
+
+/**
+ * A git repository of `files`, mapped by a first tick, and a session over it; all removed after
+ * `fn`. `tick` runs one more tick of its brain (after `fn` edits files in `dir`).
+ */
+export async function withMappedSession(
+  files: Record<string, string>,
+  fn: (s: TestSession, repo: { dir: string; tick: () => Promise<void> }) => Promise<void>,
+): Promise<void> {
+  const repo = await makeGitRepo(files);
+  const t = await makeTestBrains();
+  const { brain } = await t.brains.ensure(repo.dir);
+  await runTick(brain, { inventory: true });
+  const s = await makeTestSession(t.brains, repo.dir);
+  try {
+    await fn(s, { dir: repo.dir, tick: async () => void (await runTick(brain)) });
+  } finally {
+    await s.close();
+    await t.cleanup();
+    await repo.cleanup();
+  }
 }
