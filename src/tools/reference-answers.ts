@@ -55,9 +55,13 @@ interface ImportIndex {
   languageOf: Map<string, string | null>;
 }
 
-/** The import graph both ways, read once per answer (the code graph memoizes its parsing per connection). */
-function importIndex(db: Database): ImportIndex & { graph: CodeGraph } {
+/** The import graph both ways, built once per code graph (which is kept while the store is unchanged). */
+const importIndexes = new WeakMap<CodeGraph, ImportIndex>();
+
+function importIndex(db: Database): ImportIndex {
   const graph = loadCodeGraph(db);
+  const known = importIndexes.get(graph);
+  if (known !== undefined) return known;
   const importsOf = new Map<string, Set<string>>();
   const importersOf = new Map<string, Set<string>>();
   const languageOf = new Map<string, string | null>();
@@ -73,7 +77,9 @@ function importIndex(db: Database): ImportIndex & { graph: CodeGraph } {
       set.add(f.path);
     }
   }
-  return { importsOf, importersOf, languageOf, graph };
+  const index = { importsOf, importersOf, languageOf };
+  importIndexes.set(graph, index);
+  return index;
 }
 
 const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -100,7 +106,7 @@ export function refsAnswer(db: Database, name: string, options: RefsOptions): Re
   const all = definitionsOf(db, name);
   const defs = options.path === undefined ? all : all.filter((d) => d.path === options.path);
   const found = usesOf(db, name);
-  const resolver = all.length > 0 ? new UseDefinitions(db, importIndex(db).graph, name, all) : null;
+  const resolver = all.length > 0 ? new UseDefinitions(db, loadCodeGraph(db), name, all) : null;
   const asked = new Set(defs);
   // Only methods can be named by a member use of an unknown receiver.
   const askedMethods = defs.some((d) => d.parent !== undefined);
@@ -234,6 +240,7 @@ export interface ImpactFile {
 
 /** The `impact` answer before freshness: the files that may break, nearest first, and the tests among them. */
 export function impactAnswer(db: Database, target: ImpactTarget, depth: number): Record<string, unknown> {
+  const graph = loadCodeGraph(db);
   const index = importIndex(db);
   let homes: string[];
   let names: string[];
@@ -258,7 +265,7 @@ export function impactAnswer(db: Database, target: ImpactTarget, depth: number):
   for (const name of names) {
     const found = usesOf(db, name);
     const defs = definitionsOf(db, name);
-    const resolver = new UseDefinitions(db, index.graph, name, defs, false);
+    const resolver = new UseDefinitions(db, graph, name, defs, false);
     // A use resolved to a definition in one of the homes first; an unresolved one after.
     const unresolved: string[] = [];
     for (const f of found.files) {
