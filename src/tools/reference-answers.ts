@@ -58,8 +58,7 @@ interface ImportIndex {
 /** The import graph both ways, built once per code graph (which is kept while the store is unchanged). */
 const importIndexes = new WeakMap<CodeGraph, ImportIndex>();
 
-function importIndex(db: Database): ImportIndex {
-  const graph = loadCodeGraph(db);
+function importIndex(graph: CodeGraph): ImportIndex {
   const known = importIndexes.get(graph);
   if (known !== undefined) return known;
   const importsOf = new Map<string, Set<string>>();
@@ -241,7 +240,7 @@ export interface ImpactFile {
 /** The `impact` answer before freshness: the files that may break, nearest first, and the tests among them. */
 export function impactAnswer(db: Database, target: ImpactTarget, depth: number): Record<string, unknown> {
   const graph = loadCodeGraph(db);
-  const index = importIndex(db);
+  const index = importIndex(graph);
   let homes: string[];
   let names: string[];
   if ('path' in target) {
