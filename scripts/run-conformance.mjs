@@ -9,12 +9,12 @@
 // else (Host and Origin pass as sent: the DNS-rebinding scenario reaches the owner's own guard).
 // Nothing is downloaded: the suite runs from node_modules, its results go to a temporary folder.
 // Exits with the suite's code (0: every scenario passed or failed as expected), or 1 saying why.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { followLog, makeScratchRepo, scratchHome } from './scratch-owner.mjs';
 
 /** The whole run's bound: 32 scenarios, a few seconds each on a busy 2-core machine. */
 const CONFORMANCE_TIMEOUT_MS = 600_000;
@@ -25,12 +25,7 @@ const node24 = join(root, 'node_modules/node/bin/node');
 const expected = join(root, 'scripts/conformance-expected-failures.yml');
 const passOn = process.argv.slice(2);
 
-const dir = mkdtempSync(join(tmpdir(), 'gardener-conformance-'));
-const home = join(dir, 'home');
-const repo = join(dir, 'repo');
-const env = { ...process.env, GARDENER_HOME: home, GARDENER_LOG: 'info', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-delete env.XDG_RUNTIME_DIR;
-delete env.GARDENER_NO_OWNER;
+const { dir, home, repo, env } = scratchHome('gardener-conformance-', 'info');
 let owner;
 let forwarder;
 const cleanup = () => {
@@ -49,34 +44,16 @@ for (const [file, what] of [[cli, 'the build (npm run build)'], [suite, '@modelc
 }
 
 // A small repository, so the prompts, resources and completions have a map to answer from.
-execFileSync('git', ['init', '-q', '-b', 'main', repo], { env });
-mkdirSync(join(repo, 'src'));
-writeFileSync(join(repo, 'src/config.ts'), 'export function parseConfig(text: string): unknown {\n  return JSON.parse(text);\n}\n');
-writeFileSync(join(repo, 'src/cli.ts'), "import { parseConfig } from './config.js';\n\nexport const main = (t: string) => parseConfig(t);\n");
-execFileSync('git', ['-C', repo, 'add', '-A'], { env });
-execFileSync('git', ['-C', repo, '-c', 'user.name=conformance', '-c', 'user.email=conformance@example.invalid', 'commit', '-qm', 'init'], { env });
+makeScratchRepo(repo, env, {
+  'src/config.ts': 'export function parseConfig(text: string): unknown {\n  return JSON.parse(text);\n}\n',
+  'src/cli.ts': "import { parseConfig } from './config.js';\n\nexport const main = (t: string) => parseConfig(t);\n",
+}, 'conformance');
 
 owner = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-let stderr = '';
-const ready = await new Promise((resolve) => {
-  let partial = '';
-  owner.stderr.on('data', (d) => {
-    stderr += d;
-    partial += d;
-    let nl;
-    while ((nl = partial.indexOf('\n')) !== -1) {
-      const line = partial.slice(0, nl);
-      partial = partial.slice(nl + 1);
-      try {
-        const entry = JSON.parse(line);
-        if (entry.msg === 'ready') resolve(entry);
-      } catch {
-        // not a log line
-      }
-    }
-  });
-  owner.once('exit', (code, signal) => fail(`the owner exited before it was ready (code ${code}, signal ${signal}):\n${stderr}`));
-});
+const log = followLog(owner);
+const exitedEarly = (code, signal) => fail(`the owner exited early (code ${code}, signal ${signal}):\n${log.stderr()}`);
+owner.once('exit', exitedEarly);
+const ready = await log.logLine((l) => l.msg === 'ready');
 if (!ready.url) fail(`the owner has no HTTP listener: ${JSON.stringify(ready)}`);
 const token = readFileSync(join(home, 'token'), 'utf8').trim();
 const ownerUrl = new URL(ready.url);

@@ -6,20 +6,15 @@
 // token, then SIGTERM: the owner must exit 0 and leave no owner.json behind. Exits non-zero,
 // saying why, on any failure; bounded by SMOKE_TIMEOUT_MS.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { followLog, makeScratchRepo, scratchHome } from './scratch-owner.mjs';
 
 const SMOKE_TIMEOUT_MS = 90_000;
 const runtime = process.argv[2] ?? process.execPath;
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'gardener-smoke-'));
-const home = join(dir, 'home');
-const repo = join(dir, 'repo');
-const env = { ...process.env, GARDENER_HOME: home, GARDENER_LOG: 'debug', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-delete env.XDG_RUNTIME_DIR;
-delete env.GARDENER_NO_OWNER;
+const { dir, home, repo, env } = scratchHome('gardener-smoke-', 'debug');
 const fail = (why) => {
   console.error(`owner smoke (${runtime}): FAILED: ${why}`);
   cleanup();
@@ -32,46 +27,19 @@ const cleanup = () => {
 };
 setTimeout(() => fail(`not done within ${SMOKE_TIMEOUT_MS} ms`), SMOKE_TIMEOUT_MS).unref();
 
-const git = (...args) => execFileSync('git', ['-C', repo, ...args], { env, stdio: 'pipe' });
-execFileSync('git', ['init', '-q', '-b', 'main', repo], { env });
-writeFileSync(join(repo, 'a.ts'), 'export function alpha(): number {\n  return 1;\n}\n');
-git('add', '-A');
-git('-c', 'user.name=smoke', '-c', 'user.email=smoke@example.invalid', 'commit', '-qm', 'init');
+makeScratchRepo(repo, env, { 'a.ts': 'export function alpha(): number {\n  return 1;\n}\n' }, 'smoke');
 const run = (...args) => execFileSync(runtime, [cli, ...args], { env, encoding: 'utf8' });
 run('init', repo, '--json');
 run('daemon', 'start', repo, '--json');
 const brain = JSON.parse(run('status', repo, '--json')).brain;
 
 owner = spawn(runtime, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-const logs = [];
-const waiters = [];
-let partial = '';
-owner.stderr.on('data', (d) => {
-  partial += d;
-  let nl;
-  while ((nl = partial.indexOf('\n')) !== -1) {
-    const line = partial.slice(0, nl);
-    partial = partial.slice(nl + 1);
-    try {
-      logs.push(JSON.parse(line));
-    } catch {
-      continue;
-    }
-    for (const w of waiters.splice(0)) w();
-  }
-});
+const { logs, logLine } = followLog(owner);
 const exited = new Promise((r) => owner.once('exit', (code, signal) => r({ code, signal })));
 exited.then(({ code, signal }) => {
   if (!stopping) fail(`the owner exited early (code ${code}, signal ${signal}): ${logs.map((l) => l.msg).join(', ')}`);
 });
 let stopping = false;
-const logLine = async (match, from = 0) => {
-  for (;;) {
-    const hit = logs.slice(from).find(match);
-    if (hit) return hit;
-    await new Promise((r) => waiters.push(r));
-  }
-};
 
 const ready = await logLine((l) => l.msg === 'ready');
 const watching = await logLine((l) => l.msg === 'watching' && l.brain === brain);
