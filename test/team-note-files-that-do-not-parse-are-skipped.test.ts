@@ -7,35 +7,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeGitRepo } from './helpers/git-repo.js';
-import { makeTestBrains } from './helpers/brains.js';
-import { makeTestSession, type TestSession } from './helpers/session.js';
+import { withMappedSession, type TestSession } from './helpers/session.js';
 import { MAX_TEAM_NOTE_FILE_BYTES, parseTeamNote, teamNoteFileFor } from '../src/store/index.js';
 
 const ok = (r: { isError?: boolean; value: unknown }) => assert.ok(!r.isError, JSON.stringify(r.value));
 const DIR = '.gardener/notes';
 const good = (id: string, extra = '') => `---\nid: ${id}\ncreated: 2026-12-01T10:00:00Z\n${extra}---\nthe good note ${id}\n`;
 
-async function withRepo(fn: (s: TestSession, repo: Awaited<ReturnType<typeof makeGitRepo>>) => Promise<void>): Promise<void> {
-  const repo = await makeGitRepo({ 'src/a.ts': 'export const a = 1;\n' });
-  const home = await makeTestBrains();
-  const s = await makeTestSession(home.brains, repo.dir);
-  try {
-    ok(await s.dispatch('ingest'));
-    await fn(s, repo);
-  } finally {
-    await s.close();
-    await home.cleanup();
-    await repo.cleanup();
-  }
-}
-
 type Alert = { code: string; message: string; path: string | null };
 const skipped = async (s: TestSession): Promise<Alert[]> => ((await s.dispatch('alerts_list')).value.alerts as Alert[]).filter((a) => a.code === 'team_note_skipped');
 const noteTexts = async (s: TestSession): Promise<string[]> => ((await s.dispatch('boot_memory')).value.notes as { text: string }[]).map((n) => n.text);
 
 test('every bad note file is an alert naming the file and line, is skipped, and the good note beside them is read', { timeout: 120_000 }, async () => {
-  await withRepo(async (s, repo) => {
+  await withMappedSession({ 'src/a.ts': 'export const a = 1;\n' }, async (s, repo) => {
     repo.write(`${DIR}/good-1.md`, good('good-1'));
     repo.write(`${DIR}/no-front.md`, 'just text, no front matter\n');
     repo.write(`${DIR}/unclosed.md`, '---\nid: unclosed\ncreated: 2026-12-01T10:00:00Z\nthe text\n');
@@ -76,7 +60,7 @@ test('every bad note file is an alert naming the file and line, is skipped, and 
 });
 
 test('a note read from a file stays as it was while its file has conflict markers, and is read again once resolved', { timeout: 120_000 }, async () => {
-  await withRepo(async (s, repo) => {
+  await withMappedSession({ 'src/a.ts': 'export const a = 1;\n' }, async (s, repo) => {
     repo.write(`${DIR}/n1.md`, good('n1'));
     ok(await s.dispatch('scan'));
     assert.deepEqual(await noteTexts(s), ['the good note n1']);
@@ -91,7 +75,7 @@ test('a note read from a file stays as it was while its file has conflict marker
 });
 
 test('a note holding a token is refused for team scope, naming what and where, and nothing is written', { timeout: 120_000 }, async () => {
-  await withRepo(async (s, repo) => {
+  await withMappedSession({ 'src/a.ts': 'export const a = 1;\n' }, async (s, repo) => {
     const token = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`;
     const r = await s.dispatch('remember', { text: `deploys use\nthe token ${token} for CI`, scope: 'team' });
     assert.equal(r.isError, true, JSON.stringify(r.value));

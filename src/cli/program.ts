@@ -193,7 +193,7 @@ const notes = program
   .action(async (opts) => (await import('./commands/notes.js')).listNotes(opts));
 notes
   .command('share')
-  .description('write a private note out as a team note file under .gardener/notes/')
+  .description('write a private note out as a team note file in the notes folder (.gardener/notes/ unless .gardener/config.json names another)')
   .argument('<id>', 'the note id')
   .option('--json', 'print one JSON object')
   // --root belongs to \`notes\` (commander reads a parent's option anywhere on the line).

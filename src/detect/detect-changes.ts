@@ -19,6 +19,7 @@ import { dirname, isAbsolute } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 import { joinFsPath } from '../paths/path-bytes.js';
 import { detectGit } from './git-detector.js';
+import { checkNotesDir } from './root-config.js';
 import { isGitMissing, runGit } from './run-git.js';
 import { detectStat } from './stat-walk-detector.js';
 import type { DetectFallback, DetectRequest, DetectResult } from './types.js';
@@ -66,6 +67,13 @@ export function checkDetectRequest(req: DetectRequest): void {
   const t = req.gitTimeoutMs;
   if (t !== undefined && !(Number.isFinite(t) && t > 0)) {
     throw new InvalidArgumentError(`request.gitTimeoutMs must be a positive number of milliseconds, got ${String(t)}`);
+  }
+  if (req.notesDir !== undefined) {
+    try {
+      checkNotesDir(req.notesDir);
+    } catch (err) {
+      throw new InvalidArgumentError(`request.${(err as Error).message}`);
+    }
   }
 }
 

@@ -24,6 +24,8 @@ import { parseDiffNameStatus, parseLsFiles, parseStatusV2 } from './git-status-p
 import { runGit, runGitOk, type GitOutput, type RunGitOptions } from './run-git.js';
 import { makeSkipFilter } from './skip-dirs.js';
 import { loadGardenerIgnore } from './gardener-ignore.js';
+import { DEFAULT_NOTES_DIR } from './notes-dir.js';
+import { notesDirFor } from './root-config.js';
 import { ignoredByGit } from './git-ignored.js';
 import { isSafeRelPath, statPaths } from './stat-paths.js';
 import { useStatusIndex, type StatusIndexUse } from './status-index.js';
@@ -105,7 +107,9 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
   PREFIX_BY_ROOT.set(req.root, prefix);
   const head = branchOid(statusOut.stdout);
 
-  let inventory = req.inventory === true || req.sinceRef === null || rules.fingerprint !== (req.ignoreFingerprint ?? null);
+  // A notes folder other than the map's: its files, committed long ago, are listed only by an inventory.
+  const { notesDir, configProblem } = notesDirFor(req.root, req.notesDir);
+  let inventory = req.inventory === true || req.sinceRef === null || rules.fingerprint !== (req.ignoreFingerprint ?? null) || notesDir !== (req.notesDir ?? DEFAULT_NOTES_DIR);
   let fallback: DetectFallback = null;
   let diffOut: GitOutput | null = null;
   if (!inventory && req.sinceRef !== head) {
@@ -133,7 +137,7 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
   }
   const listOut = inventory ? await timed(runGitOk(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'], opts)) : null;
 
-  const isSkipped = makeSkipFilter(req.skip);
+  const isSkipped = makeSkipFilter(req.skip, notesDir);
   // A trailing '/' names a nested repository or an unpopulated submodule: never a file.
   const keep = (rel: string): boolean => isSafeRelPath(rel) && !isSkipped(rel) && !rules.ignores(rel);
   const candidates = new Set<string>();
@@ -187,5 +191,7 @@ export async function detectGit(req: DetectRequest, signal?: AbortSignal): Promi
     fallback,
     gitMs: Math.round(gitMs * 100) / 100,
     ignoreFingerprint: rules.fingerprint,
+    notesDir,
+    configProblem,
   };
 }

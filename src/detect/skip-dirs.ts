@@ -7,6 +7,7 @@
  * be called `target` or `coverage` is still a file. `dist` and `vendor` are deliberately
  * absent: a repository may commit its build output, and Go's vendor folder is source.
  */
+import { DEFAULT_NOTES_DIR, isOnNotesPath } from './notes-dir.js';
 
 /** Tool caches, dependency installs and VCS metadata: generated, huge, never worth a symbol. */
 export const SKIP_DIR_NAMES: ReadonlySet<string> = new Set([
@@ -32,18 +33,6 @@ export const SKIP_DIR_NAMES: ReadonlySet<string> = new Set([
   '.parcel-cache',
   '.gardener',
 ]);
-
-/**
- * The team notes folder (docs/notes.md): inside the skipped `.gardener`, yet read, because its
- * files are notes a team shares through git. Only the root's own, and only the files directly in it.
- */
-export const TEAM_NOTES_DIR = '.gardener/notes';
-
-/** True for `.gardener` at the root, the notes folder, and a file directly inside it. */
-export function isTeamNotesPath(relPath: string): boolean {
-  if (relPath === '.gardener' || relPath === TEAM_NOTES_DIR) return true;
-  return relPath.startsWith(`${TEAM_NOTES_DIR}/`) && relPath.length > TEAM_NOTES_DIR.length + 1 && !relPath.includes('/', TEAM_NOTES_DIR.length + 1);
-}
 
 /** True when a folder with this name is never descended into. */
 export function isSkippedDirName(name: string): boolean {
@@ -78,10 +67,11 @@ function isUnderPrefix(relPath: string, prefixes: readonly string[]): boolean {
 /**
  * True when a root-relative path must not enter the map: a folder component is a noise
  * folder, or the path lies under one of `extraPrefixes` (folder prefixes, see
- * normalizeSkipPrefixes). Paths are '/'-separated.
+ * normalizeSkipPrefixes). The way to the root's notes folder and the note files in it pass
+ * the noise policy (notes-dir.ts), not the extra prefixes. Paths are '/'-separated.
  */
-export function isSkippedPath(relPath: string, extraPrefixes: readonly string[] = []): boolean {
-  if (isTeamNotesPath(relPath)) return extraPrefixes.length > 0 && isUnderPrefix(relPath, normalizeSkipPrefixes(extraPrefixes));
+export function isSkippedPath(relPath: string, extraPrefixes: readonly string[] = [], notesDir: string = DEFAULT_NOTES_DIR): boolean {
+  if (isOnNotesPath(relPath, notesDir)) return extraPrefixes.length > 0 && isUnderPrefix(relPath, normalizeSkipPrefixes(extraPrefixes));
   let start = 0;
   for (;;) {
     const slash = relPath.indexOf('/', start);
@@ -93,7 +83,7 @@ export function isSkippedPath(relPath: string, extraPrefixes: readonly string[] 
 }
 
 /** A predicate for many paths, normalising the prefixes once. */
-export function makeSkipFilter(extraPrefixes: readonly string[]): (relPath: string) => boolean {
+export function makeSkipFilter(extraPrefixes: readonly string[], notesDir: string = DEFAULT_NOTES_DIR): (relPath: string) => boolean {
   const prefixes = normalizeSkipPrefixes(extraPrefixes);
-  return (relPath) => isSkippedPath(relPath, []) || isUnderPrefix(relPath, prefixes);
+  return (relPath) => isSkippedPath(relPath, [], notesDir) || isUnderPrefix(relPath, prefixes);
 }

@@ -13,7 +13,9 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { AbortedError, FolderNotFoundError } from '../errors.js';
 import { decodePath, joinFsPath, toFsPath } from '../paths/path-bytes.js';
-import { isSkippedDirName, isTeamNotesPath, makeSkipFilter } from './skip-dirs.js';
+import { isSkippedDirName, makeSkipFilter } from './skip-dirs.js';
+import { isOnNotesPath } from './notes-dir.js';
+import { notesDirFor } from './root-config.js';
 import { loadGardenerIgnore } from './gardener-ignore.js';
 import { createLimiter, isGoneError, lstat, LSTAT_CONCURRENCY } from './stat-paths.js';
 import type { ChangedEntry, DetectRequest, DetectResult } from './types.js';
@@ -24,7 +26,8 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
   const { root } = req;
   const limit = createLimiter(LSTAT_CONCURRENCY, signal);
   const rules = await loadGardenerIgnore(root);
-  const skipFilter = makeSkipFilter(req.skip);
+  const { notesDir, configProblem } = notesDirFor(root, req.notesDir);
+  const skipFilter = makeSkipFilter(req.skip, notesDir);
   const isSkipped = (rel: string) => skipFilter(rel) || rules.ignores(rel);
   const isSkippedDir = (rel: string) => skipFilter(rel) || rules.ignoresDir(rel);
   const entries: ChangedEntry[] = [];
@@ -50,7 +53,7 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
       return;
     }
     if (st.isDirectory()) {
-      if ((!isSkippedDirName(name) || isTeamNotesPath(rel)) && !rules.ignoresDir(rel)) await walk(rel);
+      if ((!isSkippedDirName(name) || isOnNotesPath(rel, notesDir)) && !rules.ignoresDir(rel)) await walk(rel);
     } else if (st.isFile()) {
       entries.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs, deleted: false });
     }
@@ -74,7 +77,7 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
       if (Buffer.isBuffer(dirent)) {
         if (!isSkipped(rel)) work.push(visitUntyped(rel, name));
       } else if (dirent.isDirectory()) {
-        if ((!isSkippedDirName(name) || isTeamNotesPath(rel)) && !isSkippedDir(rel)) work.push(walk(rel));
+        if ((!isSkippedDirName(name) || isOnNotesPath(rel, notesDir)) && !isSkippedDir(rel)) work.push(walk(rel));
       } else if (dirent.isFile()) {
         if (!isSkipped(rel)) work.push(statFile(rel));
       }
@@ -96,5 +99,7 @@ export async function detectStat(req: DetectRequest, signal?: AbortSignal): Prom
     gitMs: 0,
     unreadable,
     ignoreFingerprint: rules.fingerprint,
+    notesDir,
+    configProblem,
   };
 }

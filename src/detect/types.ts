@@ -42,6 +42,12 @@ export interface DetectRequest {
    */
   ignoreFingerprint?: string | null;
   /**
+   * The team notes folder the map last read notes from (DetectResult.notesDir); when the root's
+   * `.gardener/config.json` now names another, the detection is an inventory, so the files of
+   * the new folder come in as notes. @default '.gardener/notes'
+   */
+  notesDir?: string;
+  /**
    * A private file (in the brain's folder) where the git backend keeps its own copy of the
    * repository's index, so `git status` can keep git's untracked cache without writing the
    * user's index or config (status-index.ts). Unset: a plain status. @default undefined
@@ -76,6 +82,13 @@ export interface DetectResult {
   unreadable?: string[];
   /** The fingerprint of the `.gardenerignore` rules this detection applied; null (or absent) when none. */
   ignoreFingerprint?: string | null;
+  /**
+   * The team notes folder this detection applied: the one `.gardener/config.json` names, or the
+   * request's when that file is not valid (root-config.ts).
+   */
+  notesDir?: string;
+  /** What is wrong with the root's `.gardener/config.json`, for an alert; null (or absent) when nothing. */
+  configProblem?: string | null;
   /**
    * Paths git's ignore rules cover now that were candidates (dirty at the last look, or touched
    * by a commit) and still exist: they are in `entries` as deleted, and must leave the map

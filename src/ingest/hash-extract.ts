@@ -44,8 +44,8 @@ export async function hashAndExtract(task: HashExtractTask, beforeFile: () => vo
   const api = await hasher();
   setReferencesKept(task.references !== false);
   const out: FileResult[] = [];
-  // A path its root's .gardenerignore keeps out leaves the map like a deleted file.
-  const keptOut = keptOutOfMap(task.roots);
+  // A path its root's .gardenerignore (or the noise policy) keeps out leaves the map like a deleted file.
+  const keptOut = keptOutOfMap(task.roots, task.notesDirs);
   for (const item of task.items) {
     beforeFile();
     out.push(keptOut(item.rootId, item.path)

@@ -18,6 +18,11 @@ export interface HashExtractTask {
   /** Absolute path of each ingest root the batch's items belong to, by root id. */
   roots: Record<number, string>;
   items: BacklogItem[];
+  /**
+   * Each root's team notes folder, by root id: a path the noise policy skips outside it leaves
+   * the map unread. Unset: only `.gardenerignore` is applied.
+   */
+  notesDirs?: Record<number, string>;
   /** Files larger than this are hashed but not full-text indexed, in bytes. */
   maxIndexBytes: number;
   /** Extract references; false only in the bench's with/without comparison. @default true */

@@ -29,6 +29,7 @@ export const ALERT_LEVELS: Readonly<Record<string, LogLevel>> = Object.freeze({
   extract_failed: 'warning',
   extract_skipped: 'notice',
   team_note_skipped: 'warning',
+  root_config_invalid: 'warning',
   skeleton_drift: 'notice',
 });
 

@@ -8,7 +8,8 @@
  * at any point loses nothing. Nothing is ever dropped for being over a budget.
  */
 import type { Database } from './sqlite-adapter.js';
-import type { DetectResult } from '../detect/index.js';
+import { DEFAULT_NOTES_DIR, ROOT_CONFIG_FILE, isNoteFile, type DetectResult } from '../detect/index.js';
+import { recordAlert } from './alerts.js';
 import type { BacklogItem } from '../ingest/index.js';
 
 export interface PushOutcome {
@@ -39,6 +40,8 @@ export function pushChanges(db: Database, rootId: number, detected: DetectResult
       if (!present.has(path)) queue(path);
     }
   }
+  if (detected.notesDir !== undefined) queued += moveNotesDir(db, rootId, detected.notesDir, now);
+  if (detected.configProblem) alertConfigProblem(db, rootId, detected, now);
   db.prepare('UPDATE roots SET backend = ?, since_ref = ?, dirty = ?, fallback = ?, ignore_fingerprint = ? WHERE id = ?').run(
     detected.backend,
     detected.backend === 'git' ? detected.head : null,
@@ -48,6 +51,46 @@ export function pushChanges(db: Database, rootId: number, detected: DetectResult
     rootId,
   );
   return { queued, backlog: countBacklog(db) };
+}
+
+/**
+ * A detection that applied another notes folder than the map's: the files the map holds
+ * directly in the old or the new folder are queued with their hash forgotten, so each is read
+ * again and committed as what it is now (a note file or code; one in a folder the map skips
+ * leaves it), and so is every team note's file. The detection was an inventory, so the new
+ * folder's files the map did not hold come in too. Returns how many paths it queued.
+ */
+function moveNotesDir(db: Database, rootId: number, notesDir: string, now: number): number {
+  const was = db.prepare('SELECT notes_dir FROM roots WHERE id = ?').get<{ notes_dir: string | null }>(rootId)?.notes_dir ?? DEFAULT_NOTES_DIR;
+  if (was === notesDir) return 0;
+  db.prepare('UPDATE roots SET notes_dir = ? WHERE id = ?').run(notesDir === DEFAULT_NOTES_DIR ? null : notesDir, rootId);
+  const inEither = (path: string) => isNoteFile(path, was) || isNoteFile(path, notesDir);
+  const paths = new Set(
+    db.prepare('SELECT path FROM files WHERE root_id = ? AND (substr(path, 1, ?) = ? OR substr(path, 1, ?) = ?)')
+      .all<{ path: string }>(rootId, was.length + 1, `${was}/`, notesDir.length + 1, `${notesDir}/`)
+      .map((r) => r.path)
+      .filter(inEither),
+  );
+  for (const { path } of db.prepare('SELECT path FROM team_notes WHERE root_id = ?').all<{ path: string }>(rootId)) paths.add(path);
+  const forget = db.prepare("UPDATE files SET hash = '' WHERE root_id = ? AND path = ?");
+  const enqueue = db.prepare('INSERT OR IGNORE INTO backlog (root_id, path, queued_at) VALUES (?, ?, ?)');
+  let queued = 0;
+  for (const path of paths) {
+    forget.run(rootId, path);
+    queued += enqueue.run(rootId, path, now).changes;
+  }
+  return queued;
+}
+
+/** The alert a `.gardener/config.json` that is not valid raises, once while it stays unacknowledged. */
+export const ROOT_CONFIG_ALERT = 'root_config_invalid';
+
+function alertConfigProblem(db: Database, rootId: number, detected: DetectResult, now: number): void {
+  const root = db.prepare('SELECT path FROM roots WHERE id = ?').get<{ path: string }>(rootId)?.path ?? '';
+  const kept = detected.configProblem!.endsWith('; ignored') ? '' : `; the notes folder stays ${detected.notesDir ?? DEFAULT_NOTES_DIR}`;
+  const message = `${root}/${ROOT_CONFIG_FILE}: ${detected.configProblem}${kept}`;
+  const raised = db.prepare('SELECT 1 AS x FROM alerts WHERE code = ? AND message = ? AND acked_at IS NULL').get(ROOT_CONFIG_ALERT, message);
+  if (raised === undefined) recordAlert(db, { code: ROOT_CONFIG_ALERT, message, path: ROOT_CONFIG_FILE }, now);
 }
 
 /** The oldest items after `afterId`, with the map's hash for each (null when not mapped). */

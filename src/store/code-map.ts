@@ -17,7 +17,9 @@
 import type { Database } from './sqlite-adapter.js';
 import type { FileResult, IngestedResult } from '../ingest/index.js';
 import { recordAlert } from './alerts.js';
-import { applyTeamNoteResult, isTeamNotePath } from './team-notes.js';
+import { applyTeamNoteResult, dropTeamNote } from './team-notes.js';
+import { notesDirs } from './roots.js';
+import { isNoteFile } from '../detect/index.js';
 
 export interface CommitOutcome {
   ingested: number;
@@ -37,6 +39,11 @@ export function commitResults(db: Database, results: FileResult[], now: number):
   const stale = new Set<number>();
   const fresh = new Map<number, IngestedResult>();
   const created = new Set<number>();
+  // Which files are notes: the ones directly in their root's notes folder; a file that has a
+  // team note row without being one (its folder is not the notes folder any more) drops it.
+  const dirs = notesDirs(db);
+  const isNote = (r: FileResult) => isNoteFile(r.path, dirs.get(r.rootId));
+  const noteRows = new Set(db.prepare('SELECT root_id AS rootId, path FROM team_notes').all<{ rootId: number; path: string }>().map((t) => `${t.rootId}\0${t.path}`));
   for (const r of results) {
     if (inBacklog.get(r.id) === undefined) {
       out.skipped++;
@@ -61,7 +68,7 @@ export function commitResults(db: Database, results: FileResult[], now: number):
         if (existing === undefined) created.add(id);
         else if (!created.has(id)) stale.add(id);
         // A note file is a note, not code: its stat row stays (the stat cache), no full-text row.
-        if (!isTeamNotePath(r.path)) fresh.set(id, r);
+        if (!isNote(r)) fresh.set(id, r);
         if (r.note !== undefined) recordAlert(db, { code: r.note.code, message: `${r.path}: ${r.note.message}; indexed as text only`, path: r.path }, now);
         out.ingested++;
         break;
@@ -71,7 +78,8 @@ export function commitResults(db: Database, results: FileResult[], now: number):
         out.failed++;
         break;
     }
-    if (isTeamNotePath(r.path)) applyTeamNoteResult(db, r, now);
+    if (isNote(r)) applyTeamNoteResult(db, r, dirs.get(r.rootId)!, now);
+    else if (noteRows.has(`${r.rootId}\0${r.path}`)) dropTeamNote(db, r.rootId, r.path);
     dequeue.run(r.id);
   }
   const ascending = (a: number, b: number) => a - b;

@@ -1,8 +1,8 @@
 export { openDatabase, sqliteDriver, isBun, type Database, type Statement, type SqlValue, type DriverName } from './sqlite-adapter.js';
 export { openStore, STORE_CACHE_KIB, type OpenStoreOptions } from './open-store.js';
 export { SCHEMA_VERSION, APPLICATION_ID } from './schema.js';
-export { ensureRoot, listRoots, getRoot, type RootRow } from './roots.js';
-export { pushChanges, peekBacklog, countBacklog, pendingAmong, type PushOutcome } from './backlog.js';
+export { ensureRoot, listRoots, getRoot, notesDirs, type RootRow } from './roots.js';
+export { pushChanges, peekBacklog, countBacklog, pendingAmong, ROOT_CONFIG_ALERT, type PushOutcome } from './backlog.js';
 export { commitResults, type CommitOutcome } from './code-map.js';
 export { recordAlert, listAlerts, ackAlert, MAX_ALERTS, type Alert, type AlertInput } from './alerts.js';
 export {
@@ -19,7 +19,7 @@ export { deferUpkeep, runUpkeep, FTS_MERGE_PAGES, UPKEEP_MERGE_BUDGET_MS, CHECKP
 export { compareWithMap, type ChangeAgainstMap, type SeenEntry } from './changes.js';
 export { definitionsOf, usesOf, nearestNames, MAX_DEFINITION_FILES, MAX_USE_FILES, type DefinitionHit, type UseHit, type FileUses, type UsesOutcome } from './references.js';
 export {
-  isTeamNotePath, teamNoteOf, teamNotes, teamNoteFileFor, writeTeamNote, unlinkTeamNote, draftOf, applyTeamNoteResult,
+  dropTeamNote, teamNoteOf, teamNotes, teamNoteFileFor, writeTeamNote, unlinkTeamNote, draftOf, applyTeamNoteResult,
   TEAM_NOTE_SKIPPED_ALERT, DEFAULT_TEAM_NOTES_DIR, MAX_TEAM_NOTE_FILE_BYTES, type TeamNoteRow, type TeamNoteDraft,
 } from './team-notes.js';
 export { parseTeamNote, formatTeamNote, type TeamNote, type TeamTie } from './team-note-file.js';

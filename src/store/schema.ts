@@ -219,6 +219,12 @@ export const MIGRATIONS: readonly string[] = [
     WHERE path GLOB '*package.json' OR path GLOB '*tsconfig*.json' OR path GLOB '*jsconfig*.json' OR path GLOB '*go.mod'
        OR path GLOB '*go.work' OR path GLOB '*Cargo.toml' OR path GLOB '*pyproject.toml';
   `,
+  // 10: the team notes folder each root's notes were last read from (src/detect/notes-dir.ts);
+  // NULL is the default, '.gardener/notes'. A detection applying another reclassifies both
+  // folders' files (backlog.ts).
+  `
+  ALTER TABLE roots ADD COLUMN notes_dir TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

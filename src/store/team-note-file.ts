@@ -26,7 +26,7 @@ export const MAX_TEAM_NOTE_FILE_BYTES = 256 * 1024;
 /** Longest note text, in characters: the same bound `remember` puts on a note. */
 export const MAX_TEAM_NOTE_CHARS = 16_000;
 /** Where a root's team notes live, root-relative (detection lets this folder through: src/detect/skip-dirs.ts). */
-export { TEAM_NOTES_DIR as DEFAULT_TEAM_NOTES_DIR } from '../detect/index.js';
+export { DEFAULT_NOTES_DIR as DEFAULT_TEAM_NOTES_DIR } from '../detect/index.js';
 /** An id is a file name: letters, digits, `-` and `_`. */
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** Most ties one file may carry (as `remember`'s MAX_TIES, for files and definitions together twice). */

@@ -19,6 +19,8 @@ import type { FileResult } from '../ingest/index.js';
 import { findSecret, isSecretFile } from '../ingest/index.js';
 import { NoteSecretError, InvalidArgumentError } from '../errors.js';
 import { recordAlert } from './alerts.js';
+import { isNoteFile, rootConfigOf } from '../detect/index.js';
+import { notesDirs } from './roots.js';
 import { addNoteTies, removeNoteTies, type NoteTie } from './note-ties.js';
 import { addNote, removeNote } from './notes.js';
 import {
@@ -31,11 +33,6 @@ export { DEFAULT_TEAM_NOTES_DIR, MAX_TEAM_NOTE_FILE_BYTES } from './team-note-fi
 /** The alert a note file that cannot be read as a note raises (docs/notes.md). */
 export const TEAM_NOTE_SKIPPED_ALERT = 'team_note_skipped';
 
-/** True for a file directly inside the notes folder (its subfolders are not read). */
-export function isTeamNotePath(path: string): boolean {
-  const prefix = `${DEFAULT_TEAM_NOTES_DIR}/`;
-  return path.startsWith(prefix) && !path.slice(prefix.length).includes('/') && path.length > prefix.length;
-}
 
 export interface TeamNoteRow {
   noteId: number;
@@ -59,16 +56,21 @@ const skip = (db: Database, path: string, line: number, reason: string, now: num
   recordAlert(db, { code: TEAM_NOTE_SKIPPED_ALERT, message: `${path}:${line}: ${reason}; skipped`, path }, now);
 };
 
-/** Applies one committed result of a note file (isTeamNotePath) to the brain's notes. */
-export function applyTeamNoteResult(db: Database, r: FileResult, now: number): void {
-  const row = db.prepare('SELECT note_id AS noteId FROM team_notes WHERE root_id = ? AND path = ?').get<{ noteId: number }>(r.rootId, r.path);
-  if (r.status === 'deleted') {
-    if (row) {
-      removeNote(db, row.noteId);
-      db.prepare('DELETE FROM team_notes WHERE note_id = ?').run(row.noteId);
-    }
-    return;
-  }
+/** Removes the note a file was, if it was one (the file is gone, or is not a note file any more). */
+export function dropTeamNote(db: Database, rootId: number, path: string): void {
+  const row = db.prepare('SELECT note_id AS noteId FROM team_notes WHERE root_id = ? AND path = ?').get<{ noteId: number }>(rootId, path);
+  if (!row) return;
+  removeNote(db, row.noteId);
+  db.prepare('DELETE FROM team_notes WHERE note_id = ?').run(row.noteId);
+}
+
+/**
+ * Applies one committed result of a note file (a file directly in its root's notes folder,
+ * `notesDir`) to the brain's notes.
+ */
+export function applyTeamNoteResult(db: Database, r: FileResult, notesDir: string, now: number): void {
+  if (r.status === 'deleted') return dropTeamNote(db, r.rootId, r.path);
+  let row = db.prepare('SELECT note_id AS noteId FROM team_notes WHERE root_id = ? AND path = ?').get<{ noteId: number }>(r.rootId, r.path);
   if (r.status !== 'ingested') return;
   if (r.size > MAX_TEAM_NOTE_FILE_BYTES) return skip(db, r.path, 1, `a note file is at most ${MAX_TEAM_NOTE_FILE_BYTES} bytes (this one has ${r.size})`, now);
   if (r.text === null) return skip(db, r.path, 1, 'a binary file is not a note (a note is Markdown text)', now);
@@ -77,8 +79,14 @@ export function applyTeamNoteResult(db: Database, r: FileResult, now: number): v
   const parsed = parseTeamNote(Buffer.from(r.text.buffer, r.text.byteOffset, r.text.byteLength).toString('utf8'), name);
   if (!parsed.ok) return skip(db, r.path, parsed.line, parsed.reason, now);
   const note = parsed.note;
-  const taken = db.prepare('SELECT path FROM team_notes WHERE root_id = ? AND uid = ? AND path != ?').get<{ path: string }>(r.rootId, note.id, r.path);
-  if (taken) return skip(db, r.path, 1, `id ${note.id} is already the note in ${taken.path}`, now);
+  const taken = db.prepare('SELECT note_id AS noteId, path FROM team_notes WHERE root_id = ? AND uid = ? AND path != ?').get<{ noteId: number; path: string }>(r.rootId, note.id, r.path);
+  if (taken && isNoteFile(taken.path, notesDir)) return skip(db, r.path, 1, `id ${note.id} is already the note in ${taken.path}`, now);
+  if (taken && !row) {
+    // The note's file moved with the notes folder (the root's config names a new one): the
+    // same note, so its id stays.
+    db.prepare('UPDATE team_notes SET path = ? WHERE note_id = ?').run(r.path, taken.noteId);
+    row = { noteId: taken.noteId };
+  }
   const ties: NoteTie[] = [...note.files, ...note.definitions].map((t) => ({ rootId: r.rootId, path: t.path, hash: t.hash ?? '', ...(t.name === undefined ? {} : { name: t.name }), ...(t.line === undefined ? {} : { line: t.line }) }));
   const files = [...new Set(note.files.map((t) => t.path))];
   if (row) {
@@ -141,9 +149,12 @@ export function writeTeamNote(db: Database, rootPath: string, rootId: number, dr
   const uid = newTeamNoteId(now);
   const { note, text } = teamNoteFileFor(draft, rootId, uid);
   if (Buffer.byteLength(text) > MAX_TEAM_NOTE_FILE_BYTES) throw new InvalidArgumentError(`the note's file would be over ${MAX_TEAM_NOTE_FILE_BYTES} bytes`);
-  const rel = `${DEFAULT_TEAM_NOTES_DIR}/${uid}.md`;
+  // The folder the root's config names now (a tick may not have read a change yet); while the
+  // config is not valid, the one the map last read notes from.
+  const dir = rootConfigOf(rootPath).notesDir ?? notesDirs(db).get(rootId) ?? DEFAULT_TEAM_NOTES_DIR;
+  const rel = `${dir}/${uid}.md`;
   const abs = join(rootPath, rel);
-  mkdirSync(join(rootPath, DEFAULT_TEAM_NOTES_DIR), { recursive: true });
+  mkdirSync(join(rootPath, dir), { recursive: true });
   const fd = openSync(abs, 'wx', 0o644);
   try {
     writeSync(fd, text);

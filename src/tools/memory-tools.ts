@@ -26,7 +26,7 @@ export const rememberTool = defineTool({
       name: z.string().min(1).max(MAX_NAME_CHARS),
     }).strict()).max(MAX_TIES).optional(),
     pinned: z.boolean().optional(),
-    scope: z.enum(['private', 'team']).optional().describe('private (default): this brain only; team: a file under .gardener/notes/ to commit (docs/notes.md)'),
+    scope: z.enum(['private', 'team']).optional().describe('private (default): this brain only; team: a file in the notes folder (.gardener/notes/ by default) to commit (docs/notes.md)'),
   }).strict(),
   handler: async ({ text, tags, files, definitions, pinned, scope }, { session, signal }) => {
     const brain = session.requireBrain();

@@ -19,7 +19,7 @@ import type { BacklogItem, HashExtractDelivered, ResultSummary } from '../../wor
 import { moved } from '../pool/index.js';
 import { AbortedError } from '../errors.js';
 import { AUTO_RECONCILE_QUIET_WINDOW_MS } from '../skeleton/index.js';
-import { GIT_COMMAND_TIMEOUT_MS } from '../detect/index.js';
+import { DEFAULT_NOTES_DIR, GIT_COMMAND_TIMEOUT_MS } from '../detect/index.js';
 
 /** Files per drain batch: small enough to commit in a few ms, large enough to amortise a call. */
 export const DEFAULT_MAX_FILES = 32;
@@ -102,6 +102,8 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
   try {
     const t0 = performance.now();
     let waiting = backlog;
+    // Each root's notes folder as this tick's detection applied it, for the hash+extract batches.
+    const notesDirs: Record<number, string> = Object.fromEntries(roots.map((r) => [r.id, r.notesDir ?? DEFAULT_NOTES_DIR]));
     for (const root of roots) {
       throwIfAborted(options.signal);
       const detected = await brain.pool.detect(
@@ -114,6 +116,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
           skip: brain.skipFor(root.path),
           inventory: options.inventory ?? false,
           ignoreFingerprint: root.ignoreFingerprint,
+          ...(root.notesDir === null ? {} : { notesDir: root.notesDir }),
           gitTimeoutMs: options.gitTimeoutMs ?? GIT_COMMAND_TIMEOUT_MS,
           // git's untracked cache, kept in the brain's own copy of the index (detect/status-index.ts).
           statusIndexFile: options.statusIndex === false ? undefined : statusIndexFileOf(brain, root.id),
@@ -123,6 +126,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
         options.signal,
       );
       if (detected.backend === 'git' && detected.head !== null && detected.head !== minedHeads[root.id]) heads.push({ rootId: root.id, path: root.path, head: detected.head });
+      if (detected.notesDir !== undefined) notesDirs[root.id] = detected.notesDir;
       const pushed = await writer.pushChanges(root.id, detected, now());
       report.detected += pushed.queued;
       waiting = pushed.backlog;
@@ -131,7 +135,7 @@ export async function runTick(brain: Brain, options: TickOptions = {}): Promise<
     }
     const t1 = performance.now();
     report.detectMs = t1 - t0;
-    report.backlogLeft = await drain(brain, roots, waiting, maxFiles, options, report, now);
+    report.backlogLeft = await drain(brain, roots, notesDirs, waiting, maxFiles, options, report, now);
     // A tick that changed the map pushes the skeleton's reconcile deadline, persisted so a
     // process restarted inside the quiet window still reconciles (src/skeleton/reconciler.ts).
     if (report.drained > 0) await writer.skeletonSetDeadline(now() + AUTO_RECONCILE_QUIET_WINDOW_MS);
@@ -224,6 +228,7 @@ interface Slot {
 async function drain(
   brain: Brain,
   roots: { id: number; path: string }[],
+  notesDirs: Record<number, string>,
   total: number,
   maxFiles: number,
   options: TickOptions,
@@ -255,7 +260,7 @@ async function drain(
       const items = queued.splice(0, maxFiles);
       // The batch's results go from its pool thread to the writer on a channel of their own.
       const { port1, port2 } = new MessageChannel();
-      const task = { roots: rootPaths, items, maxIndexBytes, references: options.references };
+      const task = { roots: rootPaths, notesDirs, items, maxIndexBytes, references: options.references };
       const slot: Slot = { promise: brain.pool.hashExtractTo(task, port1, options.signal), results: port2, settled: false };
       slot.promise.then(
         (out) => Object.assign(slot, { out, settled: true }),

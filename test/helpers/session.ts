@@ -7,7 +7,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { Vigils, runTick, type VigilOptions } from '../../src/vigil/index.js';
 import { dispatchTool, type ToolResult } from '../../src/dispatch/index.js';
 import type { Brains } from '../../src/brain/index.js';
-import { makeGitRepo } from './git-repo.js';
+import { makeGitRepo, type GitRepo } from './git-repo.js';
 import { makeTestBrains } from './brains.js';
 
 export interface TestSession {
@@ -47,7 +47,7 @@ export async function makeTestSession(brains: Brains, folder: string, vigil: Vig
  */
 export async function withMappedSession(
   files: Record<string, string>,
-  fn: (s: TestSession, repo: { dir: string; tick: () => Promise<void> }) => Promise<void>,
+  fn: (s: TestSession, repo: GitRepo & { tick: () => Promise<void> }) => Promise<void>,
 ): Promise<void> {
   const repo = await makeGitRepo(files);
   const t = await makeTestBrains();
@@ -55,7 +55,7 @@ export async function withMappedSession(
   await runTick(brain, { inventory: true });
   const s = await makeTestSession(t.brains, repo.dir);
   try {
-    await fn(s, { dir: repo.dir, tick: async () => void (await runTick(brain)) });
+    await fn(s, Object.assign(repo, { tick: async () => void (await runTick(brain)) }));
   } finally {
     await s.close();
     await t.cleanup();

@@ -4,7 +4,7 @@
  * bytes it just read, before definitions and imports are taken, so neither the full-text
  * index nor the extracted names ever see a secret. docs/secrets.md is the user-facing list.
  */
-import { gardenerIgnoreOf } from '../../detect/index.js';
+import { gardenerIgnoreOf, isSkippedPath } from '../../detect/index.js';
 import { isSecretFile } from './secret-files.js';
 import { redactTokens } from './redact-tokens.js';
 
@@ -30,18 +30,21 @@ export function indexableText(path: string, bytes: Buffer): IndexableText | null
 }
 
 /**
- * A predicate for one batch: is this path kept out of the map by its root's `.gardenerignore`?
- * Detection already leaves ignored paths out; this catches a path queued before its rule was
- * written, or queued by an inventory for leaving, so it leaves instead of being read again.
- * The rules are read once per root per batch (a stat when they did not change).
+ * A predicate for one batch: is this path kept out of the map by its root's `.gardenerignore`,
+ * or (when the batch names the root's notes folder) by the noise policy? Detection already
+ * leaves such paths out; this catches a path queued before its rule was written, or queued by
+ * an inventory for leaving (a note file of a notes folder the root no longer uses, inside
+ * `.gardener`), so it leaves instead of being read again. The rules are read once per root
+ * per batch (a stat when they did not change).
  */
-export function keptOutOfMap(roots: Record<number, string>): (rootId: number, path: string) => boolean {
+export function keptOutOfMap(roots: Record<number, string>, notesDirs?: Record<number, string>): (rootId: number, path: string) => boolean {
   const byRoot = new Map<number, (path: string) => boolean>();
   return (rootId, path) => {
     let ignores = byRoot.get(rootId);
     if (ignores === undefined) {
       const rules = gardenerIgnoreOf(roots[rootId]!);
-      ignores = (p) => rules.ignores(p);
+      const notesDir = notesDirs?.[rootId];
+      ignores = notesDir === undefined ? (p) => rules.ignores(p) : (p) => rules.ignores(p) || isSkippedPath(p, [], notesDir);
       byRoot.set(rootId, ignores);
     }
     return ignores(path);
