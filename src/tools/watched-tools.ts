@@ -82,7 +82,7 @@ export const changesTool = defineTool({
       if (sinceRef === null && since) throw new InvalidArgumentError(`since: "${since}" is not a commit in ${root.path}`);
       const ignoreFingerprint = since ? (await loadGardenerIgnore(root.path)).fingerprint : root.ignoreFingerprint;
       const detected = await brain.pool.detect(
-        { root: root.path, backend: 'git', sinceRef, recheck: root.dirty, skip: brain.skipFor(root.path), ignoreFingerprint },
+        { root: root.path, backend: 'git', sinceRef, recheck: root.dirty, skip: brain.skipFor(root.path), ignoreFingerprint, ...(root.notesDir === null ? {} : { notesDir: root.notesDir }) },
         signal,
       );
       for (const c of compareWithMap(brain.reader, root.id, detected.entries)) {
