@@ -55,7 +55,7 @@ rmSync(reports, { recursive: true, force: true });
 let status = r.status ?? 1;
 // Node 20's --test-force-exit can end a file before all of its tests ran, without a word (seen
 // on extract-definitions.test.js): every fault test records figures, so a missing one is a failure.
-const EXPECTED = ['burst-20k', 'deep-bodies', 'disk-trouble', 'kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'owner-stall', 'paths-escape', 'session-flood', 'wide-bodies', 'stuck-git-stop', 'stuck-git-half', 'owner-impostor', 'owner-pushed-aside', 'owner-resume'];
+const EXPECTED = ['burst-20k', 'deep-bodies', 'disk-trouble', 'kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'owner-stall', 'paths-escape', 'session-flood', 'wide-bodies', 'stuck-git-stop', 'stuck-git-half', 'owner-impostor', 'owner-pushed-aside', 'owner-resume', 'pool-ends-mid-load'];
 const missing = EXPECTED.filter((n) => files.some((f) => f.includes(n.replace(/-(stop|half|proxy)$/, ''))) && !figures[n]);
 if (missing.length > 0) {
   console.error(`run-faults: these tests recorded no figures (did not run to the end): ${missing.join(', ')}`);
@@ -83,7 +83,7 @@ if (writeDoc) {
 process.exit(status);
 
 function renderDoc(f, run) {
-  const need = ['kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'paths-escape', 'stuck-git-stop', 'stuck-git-half', 'burst-20k', 'owner-impostor', 'owner-pushed-aside', 'owner-resume', 'owner-stall', 'deep-bodies', 'wide-bodies', 'session-flood'];
+  const need = ['kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'paths-escape', 'stuck-git-stop', 'stuck-git-half', 'burst-20k', 'owner-impostor', 'owner-pushed-aside', 'owner-resume', 'owner-stall', 'deep-bodies', 'wide-bodies', 'session-flood', 'pool-ends-mid-load'];
   for (const n of need) if (!f[n]) throw new Error(`run-faults: no figures from ${n}`);
   const k = f['kill-anywhere'];
   const z = f['mcp-fuzz'];
@@ -100,6 +100,7 @@ function renderDoc(f, run) {
   const deep = f['deep-bodies'];
   const wide = f['wide-bodies'];
   const flood = f['session-flood'];
+  const poolEnd = f['pool-ends-mid-load'];
   const yes = (v) => (v ? 'yes' : '**no**');
   const git = spawnSync('git', ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^git version /, '');
   const cpus = spawnSync('nproc', { encoding: 'utf8' }).stdout.trim();
@@ -131,6 +132,7 @@ function renderDoc(f, run) {
     d
       ? `| brain folder on a full disk (${d.disk === 'tmpfs' ? `a tmpfs of ${d.tmpfs_kib / 1024} MB` : 'SQLITE_FULL injected into the writer: no tmpfs mount allowed'}), then read-only | ${d.full.length + 1} ticks | ${d.full.map((x) => `full at the ${x.failed_at}: "${x.error}"${x.alert_recorded ? ' with an alert' : ' (no room for the alert: logged)'}, ${x.committed_before_full} files committed before, ${x.queued_at_full} still queued, ${x.drained_after} drained once space returned`).join('; ')}; read-only: "${d.read_only.error}" (${d.read_only.code}${d.read_only.alert_recorded ? ', alert' : d.read_only.alert_recorded_late ? ', alert recorded by the same process once the store could take it' : ', logged: the store takes no alert'}), map and backlog unchanged, work resumed |`
       : '| brain folder on a full disk, then read-only | not run | |',
+    `| the worker pool closed while a thread loads its first detect task, at seeded moments | ${poolEnd.rounds} closes | the process outlived every one (${(poolEnd.ms / 1000).toFixed(0)} s) |`,
     `| a ${b.files.toLocaleString('en-US')}-file checkout | 1 tick | drained completely in ${(b.tick_ms / 1000).toFixed(1)} s (${b.batches} batches); **peak RSS ${b.peak_rss_mb} MB** (bound ${b.bound_mb} MB; the same process ticking nothing: ${b.idle_tick_peak_rss_mb} MB) |`,
     '',
     '## Attacks on the owner (another local user, a hostile client)',
@@ -192,6 +194,12 @@ function renderDoc(f, run) {
     '',
     '## Found and fixed by this suite',
     '',
+    '- On Node 20.19+, closing the worker pool (or aborting a task) while a thread loaded a task',
+    '  file aborted the whole process (`v8::Module::IsGraphAsync must be used on an instantiated',
+    '  module`; a CI run lost the refs eval to it): Piscina loads task files with `require()`, which',
+    '  is require(esm) there. Pool threads now start with `--no-experimental-require-module`, so',
+    '  Piscina imports them. The same closes showed that a task answering just as the pool closed',
+    "  made Piscina emit an 'error' nobody listened to, which also ended the process.",
     '- A line over 10 MiB on stdin closed the MCP transport for good and the server exited (code 13)',
     '  with requests unanswered; lines that were not JSON got no answer at all. The stdio transport',
     '  now answers every line (`-32700`/`-32600`, id null) and skips an oversized one as it streams.',

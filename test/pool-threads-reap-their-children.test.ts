@@ -13,8 +13,7 @@ import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { Piscina } from 'piscina';
-import { piscinaOptions, WorkerPool } from '../src/pool/worker-pool.js';
+import { piscinaOptions, startPiscina, WorkerPool } from '../src/pool/worker-pool.js';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/spawn-and-answer-worker.js', import.meta.url));
@@ -62,7 +61,7 @@ test('a child that exits after its task answered is reaped while the pool thread
   const dir = await makeTempDir('gardener-reap-');
   const fifo = join(dir.dir, 'park');
   execFileSync('mkfifo', [fifo]);
-  const pool = new Piscina({ ...piscinaOptions(1), filename: WORKER });
+  const pool = startPiscina({ ...piscinaOptions(1), filename: WORKER });
   try {
     const pid = (await pool.run({ fifo })) as number;
     assert.ok(stateOf(pid) !== null, 'the child is alive, parked on the pipe');

@@ -35,6 +35,7 @@ test('a brain indexed before secrets were kept out loses them at its next tick, 
       db.prepare('DELETE FROM fts WHERE rowid = ?').run(rowid);
       db.prepare('INSERT INTO fts (rowid, path, symbols, content) VALUES (?, ?, ?, ?)').run(rowid, path, '', readFileSync(join(repo.dir, path), 'utf8'));
     }
+    db.exec('ALTER TABLE roots DROP COLUMN notes_dir'); // schema 10's
     db.exec('DROP INDEX files_with_manifest'); // schema 9's
     db.exec('ALTER TABLE files DROP COLUMN manifest');
     db.exec('DROP TABLE team_notes'); // schema 8's

@@ -69,6 +69,62 @@ export const GRAMMAR_RELEASE_IDLE_MS = 60_000;
  */
 export const POOL_ATOMICS = 'disabled' as const;
 
+/**
+ * Pool threads load their task files without require(esm), where Node has it. Piscina loads a
+ * task file with `require(file)` before `import()`, so on Node 20.19+ (require(esm) on by
+ * default) a thread's first detect task loaded detect.js synchronously, and a thread ended in
+ * that window (the pool closed, a task aborted or past its bound) aborted the whole process:
+ * "v8::Module::IsGraphAsync must be used on an instantiated module", or a failed assertion in
+ * CreateRequiredModuleFacade (Node 20.20; Node 24 survives it). With it off the require fails at
+ * once and Piscina imports the file, which an ended thread leaves cleanly. Bun has no such flag.
+ */
+export const NO_REQUIRE_ESM = '--no-experimental-require-module';
+
+/**
+ * The flags pool threads start with: the process's own and NO_REQUIRE_ESM, or undefined (the
+ * process's own, inherited) where Node has no such flag.
+ */
+export function poolExecArgv(flags: ReadonlySet<string> | undefined = process.allowedNodeEnvironmentFlags, execArgv: readonly string[] = process.execArgv): string[] | undefined {
+  if (!flags?.has(NO_REQUIRE_ESM)) return undefined;
+  return [...execArgv, NO_REQUIRE_ESM];
+}
+
+/**
+ * A Piscina of `options` whose threads start with poolExecArgv(), listened to for what it says
+ * outside any task (onPoolError). A thread takes only some of the process's flags (a V8 flag
+ * such as --max-old-space-size, or --expose-gc, it refuses when named, though it inherits them):
+ * then Node throws ERR_WORKER_INVALID_EXEC_ARGV at once, and the pool inherits the process's
+ * flags as it would have without ours.
+ */
+export function startPiscina(options: ConstructorParameters<typeof Piscina>[0] & object): Piscina {
+  const pool = withPoolFlags(options);
+  pool.on('error', onPoolError);
+  return pool;
+}
+
+function withPoolFlags(options: ConstructorParameters<typeof Piscina>[0] & object): Piscina {
+  const execArgv = poolExecArgv();
+  if (execArgv === undefined) return new Piscina(options);
+  try {
+    return new Piscina({ ...options, execArgv });
+  } catch (err) {
+    if ((err as { code?: unknown } | null)?.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+    return new Piscina(options);
+  }
+}
+
+/**
+ * What Piscina says outside any task: the answer of a task it had already let go (the pool closed
+ * or the task aborted while the thread answered), nothing to do; or a thread's uncaught error
+ * while it ran no task (Piscina replaces the thread), a process warning. Without a listener its
+ * 'error' event ended the process.
+ */
+export function onPoolError(err: unknown): void {
+  const message = err instanceof Error ? err.message : String(err);
+  if (message.startsWith('Unexpected message from Worker')) return;
+  process.emitWarning(`a pool thread failed outside any task: ${message}`, 'GardenerPoolWarning');
+}
+
 /** The Piscina options of the pool's threads, but the task file (tests build a pool of their own with them). */
 export function piscinaOptions(maxThreads: number) {
   return {
@@ -218,7 +274,7 @@ export class WorkerPool {
   }
 
   #ensure(): Piscina {
-    this.#pool ??= new Piscina({
+    this.#pool ??= startPiscina({
       ...piscinaOptions(this.maxThreads),
       // Loaded as each thread starts, so the thread sets the heap flags again at once (src/heap-growth.ts).
       filename: HASH_FILE,
