@@ -103,7 +103,9 @@ test('the page in a real browser: clean URL after login, brains, rooms picture, 
     page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
     await page.goto(login);
     assert.equal(page.url(), `${url}/`, 'the code left the address bar');
-    await page.waitForFunction(`[...document.querySelectorAll('[data-brain] h2')].some((h) => h.textContent === ${JSON.stringify(repo.dir)})`);
+    // A function, never a string: Playwright evals a string predicate again at every poll, and
+    // the page's CSP (no 'unsafe-eval') refuses every eval but the first (seen in CI).
+    await page.waitForFunction((dir: string) => [...document.querySelectorAll('[data-brain] h2')].some((h: any) => h.textContent === dir), repo.dir);
     await page.click('a[href="#rooms"]');
     await page.waitForSelector('svg.rooms .room');
     await page.click('a[href="#notes"]');
