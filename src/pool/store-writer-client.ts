@@ -29,8 +29,27 @@ const WORKER_URL = new URL('../../workers/store-writer.js', import.meta.url);
 interface Live {
   worker: Worker;
   remote: Comlink.Remote<StoreWriter>;
-  dead: Promise<never>;
+  /** The calls waiting on this worker, each told if it dies; a call leaves the set when it settles. */
+  waiting: Set<(err: WorkerCrashedError) => void>;
+  /** Why the worker died, once it has. */
+  death: WorkerCrashedError | undefined;
   opened: Promise<void>;
+}
+
+/**
+ * `work`, or the worker's death if that comes first. Never a race against one long-lived promise
+ * of the death: each race left a reaction on it holding the race's answer, so an owner kept every
+ * answer of every writer call for the writer's life (test: store-writer-calls-leave-nothing-behind).
+ */
+function unlessDead<T>(live: Live, work: Promise<T>): Promise<T> {
+  if (live.death) {
+    work.catch(() => {});
+    return Promise.reject(live.death);
+  }
+  return new Promise<T>((resolve, reject) => {
+    live.waiting.add(reject);
+    work.then(resolve, reject).finally(() => live.waiting.delete(reject));
+  });
 }
 
 export class StoreWriterClient {
@@ -70,7 +89,7 @@ export class StoreWriterClient {
 
   async #call(method: string, args: unknown[]): Promise<never> {
     const live = this.#ensure();
-    await Promise.race([live.opened, live.dead]);
+    await unlessDead(live, live.opened);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -81,7 +100,7 @@ export class StoreWriterClient {
     });
     try {
       const fn = (live.remote as unknown as Record<string, (...a: unknown[]) => Promise<never>>)[method]!;
-      return await Promise.race([fn(...args), live.dead, timeout]);
+      return await unlessDead(live, Promise.race([fn(...args), timeout]));
     } finally {
       clearTimeout(timer);
     }
@@ -95,7 +114,7 @@ export class StoreWriterClient {
     this.#live = undefined;
     if (!live) return;
     try {
-      await Promise.race([live.remote.close(), live.dead]);
+      await unlessDead(live, live.remote.close());
     } catch {
       // Closing a writer that already died is fine.
     }
@@ -108,16 +127,18 @@ export class StoreWriterClient {
     if (this.#live) return this.#live;
     const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_RESOURCE_LIMITS });
     const remote = Comlink.wrap<StoreWriter>(nodeEndpoint(worker));
-    const dead = new Promise<never>((_, reject) => {
-      const fail = (cause?: unknown) => {
-        if (this.#live?.worker === worker) this.#live = undefined;
-        reject(new WorkerCrashedError('store-writer', { cause }));
-      };
-      worker.once('error', fail);
-      worker.once('exit', (code) => fail(new Error(`exit code ${code}`)));
-    });
-    dead.catch(() => {}); // observed by whoever races it; never an unhandled rejection
+    const waiting = new Set<(err: WorkerCrashedError) => void>();
     const opened = remote.open(this.file);
+    const live: Live = { worker, remote, waiting, death: undefined, opened };
+    const fail = (cause?: unknown) => {
+      if (live.death) return;
+      if (this.#live === live) this.#live = undefined;
+      live.death = new WorkerCrashedError('store-writer', { cause });
+      for (const reject of [...waiting]) reject(live.death);
+      waiting.clear();
+    };
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`exit code ${code}`)));
     // A store that could not be opened (read-only, full, locked) fails this call with that
     // error; the next call starts a fresh worker and tries again, instead of every later call
     // replaying the first failure for the life of the process.
@@ -127,8 +148,8 @@ export class StoreWriterClient {
       remote[Comlink.releaseProxy]();
       void worker.terminate();
     });
-    this.#live = { worker, remote, dead, opened };
-    return this.#live;
+    this.#live = live;
+    return live;
   }
 }
 
