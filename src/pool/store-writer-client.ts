@@ -34,6 +34,8 @@ interface Live {
   /** Why the worker died, once it has. */
   death: WorkerCrashedError | undefined;
   opened: Promise<void>;
+  /** True once `opened` resolved: a call then goes straight to the worker. */
+  isOpen: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export class StoreWriterClient {
 
   async #call(method: string, args: unknown[]): Promise<never> {
     const live = this.#ensure();
-    await unlessDead(live, live.opened);
+    if (!live.isOpen) await unlessDead(live, live.opened);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -129,7 +131,8 @@ export class StoreWriterClient {
     const remote = Comlink.wrap<StoreWriter>(nodeEndpoint(worker));
     const waiting = new Set<(err: WorkerCrashedError) => void>();
     const opened = remote.open(this.file);
-    const live: Live = { worker, remote, waiting, death: undefined, opened };
+    const live: Live = { worker, remote, waiting, death: undefined, opened, isOpen: false };
+    opened.then(() => (live.isOpen = true), () => {});
     const fail = (cause?: unknown) => {
       if (live.death) return;
       if (this.#live === live) this.#live = undefined;
