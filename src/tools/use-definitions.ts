@@ -217,7 +217,9 @@ export class UseDefinitions {
   #factsOf(path: string): FileFacts | null {
     let facts = this.#facts.get(path);
     if (facts !== undefined) return facts;
-    const row = this.#db.prepare('SELECT imports, refs, symbols FROM files WHERE path = ? LIMIT 1').get<{ imports: string; refs: string | null; symbols: string }>(path);
+    // By the row id the graph holds (the path checked: a row deleted since may have given its id away).
+    const id = this.#graph.byPath.get(path)?.id;
+    const row = id === undefined ? undefined : this.#db.prepare('SELECT imports, refs, symbols FROM files WHERE id = ? AND path = ?').get<{ imports: string; refs: string | null; symbols: string }>(id, path);
     facts = row === undefined ? null : { imports: JSON.parse(row.imports) as FileFacts['imports'], refs: row.refs, symbols: JSON.parse(row.symbols) as SymbolDef[] };
     this.#facts.set(path, facts);
     return facts;
