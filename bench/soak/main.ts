@@ -33,6 +33,7 @@ import { judgeSoak, type Bounds } from './verdict.js';
 import { Workload, type Brain, type TokenRecord } from './workload.js';
 import { writeDoc, type SoakReport } from './report.js';
 import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
+import { OWNER_GLIBC_TUNABLES } from '../../src/service/malloc-arenas.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const IDLE_SEEKS = 200;
@@ -136,6 +137,9 @@ async function main(): Promise<number> {
     GIT_CONFIG_NOSYSTEM: '1',
     ...(o.watch === 'fs.watch' ? { GARDENER_WATCH_NATIVE: '0' } : {}),
   };
+  // The owner as its service unit starts it (src/service/units.ts): an owner that lives for weeks
+  // runs under systemd or launchd, and on Node before 22.15 only the unit holds malloc's arenas.
+  const ownerEnv: NodeJS.ProcessEnv = { ...env, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? OWNER_GLIBC_TUNABLES };
   delete env.XDG_RUNTIME_DIR;
   delete env.GARDENER_NO_OWNER;
   let owner: OwnerProcess | undefined;
@@ -171,7 +175,7 @@ async function main(): Promise<number> {
     }
     log(`soak: brains ready (${brains.map((b) => `${b.tree.kind} ${b.tree.files.length} files`).join(', ')})`);
 
-    owner = await startOwner(o.runtime, env);
+    owner = await startOwner(o.runtime, ownerEnv);
     const backends = await Promise.all(brains.map((b) => owner!.watching(b.id)));
     if (backends.some((w) => w !== o.watch)) throw new Error(`soak: the owner watches with ${backends.join(', ')}, not ${o.watch}`);
     const t0 = performance.now();
@@ -228,6 +232,7 @@ async function main(): Promise<number> {
         startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString().slice(0, 16) + 'Z',
         machine: `${cpus().length} cores (${hostname() ? 'a shared box' : 'this machine'})`,
         bounds: { ...bounds },
+        glibcTunables: ownerEnv.GLIBC_TUNABLES || null,
       },
       brains: brains.map((b, i) => ({ kind: b.tree.kind, id: b.id, files: b.tree.files.length, watchBackend: backends[i]! })),
       idleSeekMs: idleSeekMs.map((ms) => Math.round(ms * 100) / 100),

@@ -15,7 +15,7 @@ export const docEnd = (watch: string) => `<!-- soak:end ${watch} -->`;
 export const svgName = (watch: string) => `soak-rss-${watch.replace(/[^a-z]+/g, '-')}.svg`;
 
 export interface SoakReport {
-  config: { minutes: number; runtime: string; runtimeVersion: string; watchBackend: string; seed: number; baseFiles: number; treeSitterFiles: number; plainFiles: number; startedAt: string; machine: string; bounds: Record<string, number> };
+  config: { minutes: number; runtime: string; runtimeVersion: string; watchBackend: string; seed: number; baseFiles: number; treeSitterFiles: number; plainFiles: number; startedAt: string; machine: string; bounds: Record<string, number>; glibcTunables?: string | null };
   brains: { kind: string; id: string; files: number; watchBackend: string }[];
   idleSeekMs: number[];
   samples: Sample[];
@@ -88,7 +88,7 @@ export function renderDocSection(r: SoakReport): string {
     docBegin(c.watchBackend),
     `## The soak: an owner through a working day (${c.watchBackend} watcher)`,
     '',
-    `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
+    `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}${c.glibcTunables ? `, \`GLIBC_TUNABLES=${c.glibcTunables}\` as its service unit sets it` : ''}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
       `Three brains, armed and watched: a git repository of ${c.baseFiles} files in five languages, a git repository of ${c.treeSitterFiles} files in tree-sitter languages (C, C#, Kotlin, Ruby) and a folder of ${c.plainFiles} files that is no git work tree. ` +
       `${calls.rounds} rounds: sessions came and went over the stdio proxy, the socket, Streamable HTTP and REST (opened: ${byTransport(calls.sessionsOpened)}; killed in the middle of a call: ${byTransport(calls.killedMidCall)}), ` +
       `${calls.calls} tool calls (seek, refs, impact, delegate, remember, notes) of which ${calls.callsFailed} failed; one burst a round (1, 10, 100 or 1000 files edited, added and deleted) on each brain in turn, with renames, a file growing past the 1 MiB per-file bound and shrinking back, branch switches, rebases and a \`git gc\` among them, ` +

@@ -225,7 +225,7 @@ export async function openHttp(owner: OwnerProcess, folder: string): Promise<Soa
   };
 }
 
-export async function restCall(owner: OwnerProcess, folder: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
+export async function restCall(owner: Pick<OwnerProcess, 'url' | 'token'>, folder: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
   const t0 = performance.now();
   try {
     const res = await fetch(`${owner.url}/api/tools/${tool}`, {

@@ -12,13 +12,15 @@
  *   6. a pause of THINK_MS_MIN to THINK_MS_MAX, as between one change and the next.
  *
  * A REST seek prober runs beside all of it on the big brain (one every PROBE_EVERY_MS), the
- * same calls as the idle measurement before the soak, so their p99s compare.
+ * same calls as the idle measurement before the soak, so their p99s compare; it runs on a thread
+ * of its own (seek-prober.ts), since this one stalls in the bursts' writes and git runs.
  */
 import { Rng, seedOf } from '../fixtures/source-files.js';
 import type { OwnerProcess } from './owner-process.js';
 import type { Sampler } from './sampler.js';
 import { openSession, restCall, TRANSPORTS, type SoakSession, type Transport } from './sessions.js';
 import type { Tree } from './trees.js';
+import { SeekProber } from './seek-prober.js';
 
 /** The burst window's cap (src/watch: BURST_COALESCE_CAP_MS): a token's window starts with it. */
 export const BURST_WINDOW_MS = 5_000;
@@ -86,8 +88,7 @@ export class Workload {
   open = new Set<SoakSession>();
   #rng: Rng;
   #transport = 0;
-  #probing = false;
-  #probeDone: Promise<void> = Promise.resolve();
+  #seekProber: SeekProber | undefined;
 
   constructor(
     private owner: OwnerProcess,
@@ -101,35 +102,24 @@ export class Workload {
     this.#rng = new Rng(seedOf(seed, 'workload'));
   }
 
-  /** `count` REST seeks on the big brain, back to back: the idle p99's calls. */
+  /** `count` REST seeks on the big brain, back to back: the idle p99's calls (timed on the prober's thread). */
   async idleSeeks(count: number, warmup = 20): Promise<number[]> {
-    const big = this.brains[0]!;
-    const out: number[] = [];
-    for (let i = -warmup; i < count; i++) {
-      const r = await restCall(this.owner, big.tree.dir, 'seek', { query: SEEK_WORDS[(i + warmup) % SEEK_WORDS.length], scope: 'code' });
-      if (!r.ok) throw new Error(`soak: idle seek failed: ${r.text.slice(0, 300)}`);
-      if (i >= 0) out.push(r.ms);
-      await new Promise((res) => setTimeout(res, PROBE_EVERY_MS / 10));
-    }
-    return out;
+    return this.#prober().idle(count, warmup);
   }
 
   startProbe(): void {
-    this.#probing = true;
-    const big = this.brains[0]!;
-    this.#probeDone = (async () => {
-      for (let i = 0; this.#probing; i++) {
-        const r = await restCall(this.owner, big.tree.dir, 'seek', { query: SEEK_WORDS[i % SEEK_WORDS.length], scope: 'code' });
-        if (r.ok) this.result.probeSeekMs.push(r.ms);
-        else this.#fail(`probe seek failed: ${r.text.slice(0, 200)}`);
-        await new Promise((res) => setTimeout(res, PROBE_EVERY_MS));
-      }
-    })();
+    this.#prober().start();
   }
 
   async stopProbe(): Promise<void> {
-    this.#probing = false;
-    await this.#probeDone;
+    const { ms, failures } = await this.#prober().stop();
+    this.result.probeSeekMs.push(...ms);
+    for (const f of failures) this.#fail(f);
+  }
+
+  #prober(): SeekProber {
+    this.#seekProber ??= new SeekProber({ url: this.owner.url, token: this.owner.token, folder: this.brains[0]!.tree.dir, words: SEEK_WORDS, everyMs: PROBE_EVERY_MS });
+    return this.#seekProber;
   }
 
   #fail(why: string): void {
