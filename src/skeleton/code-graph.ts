@@ -93,7 +93,8 @@ function buildCodeGraph(db: Database): CodeGraph {
   });
   for (let i = 0; i < stale.length; i += FETCH_CHUNK) {
     const chunk = stale.slice(i, i + FETCH_CHUNK);
-    const got = db.prepare(`SELECT id, imports FROM files WHERE id IN (${chunk.map(() => '?').join(',')})`).all<{ id: number; imports: string }>(...chunk.map((r) => r.id));
+    // One text for every chunk (the ids as a JSON array): a connection keeps its statements.
+    const got = db.prepare('SELECT id, imports FROM files WHERE id IN (SELECT value FROM json_each(?))').all<{ id: number; imports: string }>(JSON.stringify(chunk.map((r) => r.id)));
     const byId = new Map(got.map((g) => [g.id, g.imports]));
     for (const r of chunk) {
       const refs = JSON.parse(byId.get(r.id) ?? '[]') as ImportRef[];

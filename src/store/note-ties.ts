@@ -85,9 +85,9 @@ export function marksOf(db: Database, noteIds: readonly number[]): Map<number, N
               f.hash AS nowHash, f.ingested_at AS ingestedAt, CASE WHEN t.name IS NULL THEN NULL ELSE f.symbols END AS symbols
          FROM note_ties t JOIN notes n ON n.id = t.note_id
          LEFT JOIN files f ON f.root_id = t.root_id AND f.path = t.path
-        WHERE t.note_id IN (${ids.map(() => '?').join(', ')})
+        WHERE t.note_id IN (SELECT value FROM json_each(?))
         ORDER BY t.note_id, t.rowid`,
-    ).all<TieRow>(...ids);
+    ).all<TieRow>(JSON.stringify(ids));
     for (const r of rows) {
       let marks = out.get(r.noteId);
       if (!marks) out.set(r.noteId, (marks = { definitions: [], stale: [] }));

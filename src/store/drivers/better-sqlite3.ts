@@ -5,7 +5,7 @@
  * the driver opens an in-memory database at once: a binding built for another Node fails here,
  * before any brain is touched.
  */
-import { statementCache, DEFAULT_BUSY_TIMEOUT_MS, type Database, type Driver, type ModuleLoader, type SqlValue } from './types.js';
+import { StatementCache, DEFAULT_BUSY_TIMEOUT_MS, type Database, type Driver, type ModuleLoader, type SqlValue } from './types.js';
 
 type BetterSqlite = typeof import('better-sqlite3');
 
@@ -23,21 +23,25 @@ export function loadBetterSqlite3(load: ModuleLoader): Driver {
         fileMustExist: options.readonly ?? false,
         timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
       });
+      const statements = new StatementCache((sql) => {
+        const raw = db.prepare(sql);
+        // better-sqlite3 refuses run() on a statement that returns rows (a PRAGMA, say).
+        const returnsRows = raw.reader;
+        return {
+          run: (...p: SqlValue[]) => ({ changes: returnsRows ? (raw.all(...p), 0) : raw.run(...p).changes }),
+          get: <T>(...p: SqlValue[]) => raw.get(...p) as T | undefined,
+          all: <T>(...p: SqlValue[]) => raw.all(...p) as T[],
+        };
+      });
       return {
         file,
         driver: 'better-sqlite3',
         sqliteVersion,
         exec: (sql) => void db.exec(sql),
-        prepare: statementCache((sql) => {
-          const raw = db.prepare(sql);
-          // better-sqlite3 refuses run() on a statement that returns rows (a PRAGMA, say).
-          const returnsRows = raw.reader;
-          return {
-            run: (...p: SqlValue[]) => ({ changes: returnsRows ? (raw.all(...p), 0) : raw.run(...p).changes }),
-            get: <T>(...p: SqlValue[]) => raw.get(...p) as T | undefined,
-            all: <T>(...p: SqlValue[]) => raw.all(...p) as T[],
-          };
-        }),
+        prepare: (sql) => statements.get(sql),
+        get statementsHeld() {
+          return statements.size;
+        },
         transaction(fn) {
           const tx = db.transaction(fn);
           return (...args) => tx.immediate(...args);

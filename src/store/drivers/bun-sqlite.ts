@@ -1,5 +1,5 @@
 /** `bun:sqlite`, Bun's own SQLite (better-sqlite3 does not load in Bun). */
-import { statementCache, DEFAULT_BUSY_TIMEOUT_MS, type Database, type Driver, type ModuleLoader, type SqlValue } from './types.js';
+import { StatementCache, DEFAULT_BUSY_TIMEOUT_MS, type Database, type Driver, type ModuleLoader, type SqlValue } from './types.js';
 
 interface BunStatement {
   finalize(): void;
@@ -30,27 +30,36 @@ export function loadBunSqlite(load: ModuleLoader): Driver {
       db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
       // Bun closes a connection with live statements lazily (it stays open, holding its locks,
       // until they are collected), so close() finalizes every statement it prepared first.
-      const prepared: BunStatement[] = [];
+      const prepared = new Set<BunStatement>();
+      const statements = new StatementCache((sql) => {
+        const raw = db.prepare(sql);
+        prepared.add(raw);
+        return {
+          run: (...p: SqlValue[]) => ({ changes: raw.run(...p).changes }),
+          get: <T>(...p: SqlValue[]) => (raw.get(...p) ?? undefined) as T | undefined,
+          all: <T>(...p: SqlValue[]) => raw.all(...p) as T[],
+          dispose: () => {
+            prepared.delete(raw);
+            raw.finalize();
+          },
+        };
+      });
       return {
         file,
         driver: 'bun:sqlite',
         sqliteVersion,
         exec: (sql) => db.exec(sql),
-        prepare: statementCache((sql) => {
-          const raw = db.prepare(sql);
-          prepared.push(raw);
-          return {
-            run: (...p: SqlValue[]) => ({ changes: raw.run(...p).changes }),
-            get: <T>(...p: SqlValue[]) => (raw.get(...p) ?? undefined) as T | undefined,
-            all: <T>(...p: SqlValue[]) => raw.all(...p) as T[],
-          };
-        }),
+        prepare: (sql) => statements.get(sql),
+        get statementsHeld() {
+          return statements.size;
+        },
         transaction(fn) {
           const tx = db.transaction(fn as never) as unknown as { immediate: typeof fn };
           return (...args) => tx.immediate(...args);
         },
         close() {
-          for (const st of prepared.splice(0)) st.finalize();
+          for (const st of prepared) st.finalize();
+          prepared.clear();
           db.close();
         },
       };

@@ -4,7 +4,7 @@
  * ExperimentalWarning when the module loads; that one warning (and no other) is dropped here,
  * because it would land on the stderr of every CLI run and MCP session.
  */
-import { statementCache, DEFAULT_BUSY_TIMEOUT_MS, type Database, type Driver, type ModuleLoader, type SqlValue } from './types.js';
+import { StatementCache, DEFAULT_BUSY_TIMEOUT_MS, type Database, type Driver, type ModuleLoader, type SqlValue } from './types.js';
 
 /** The part of `node:sqlite` we use (@types/node 20 does not describe it). */
 interface StatementSync {
@@ -43,19 +43,23 @@ export function loadNodeSqlite(load: ModuleLoader): Driver {
           // SQLite already rolled back (a failed COMMIT, say): the first error is the story.
         }
       };
+      const statements = new StatementCache((sql) => {
+        const raw = db.prepare(sql);
+        return {
+          run: (...p: SqlValue[]) => ({ changes: Number(raw.run(...p).changes) }),
+          get: <T>(...p: SqlValue[]) => raw.get(...p) as T | undefined,
+          all: <T>(...p: SqlValue[]) => raw.all(...p) as T[],
+        };
+      });
       return {
         file,
         driver: 'node:sqlite',
         sqliteVersion,
         exec: (sql) => db.exec(sql),
-        prepare: statementCache((sql) => {
-          const raw = db.prepare(sql);
-          return {
-            run: (...p: SqlValue[]) => ({ changes: Number(raw.run(...p).changes) }),
-            get: <T>(...p: SqlValue[]) => raw.get(...p) as T | undefined,
-            all: <T>(...p: SqlValue[]) => raw.all(...p) as T[],
-          };
-        }),
+        prepare: (sql) => statements.get(sql),
+        get statementsHeld() {
+          return statements.size;
+        },
         transaction(fn) {
           // The outermost call takes the write lock at once; a nested call is a savepoint, as
           // better-sqlite3 and bun:sqlite do it.

@@ -21,6 +21,8 @@ export interface Database {
   readonly sqliteVersion: string;
   exec(sql: string): void;
   prepare(sql: string): Statement;
+  /** Prepared statements the connection holds (at most MAX_CACHED_STATEMENTS). */
+  readonly statementsHeld: number;
   /** Runs `fn` inside one write transaction (BEGIN IMMEDIATE), rolled back if it throws. */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
   close(): void;
@@ -45,15 +47,45 @@ export type ModuleLoader = (specifier: string) => unknown;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
-/** One prepared statement per SQL text per connection: the store reuses a few dozen. */
-export function statementCache(prepare: (sql: string) => Statement): (sql: string) => Statement {
-  const cache = new Map<string, Statement>();
-  return (sql) => {
-    let st = cache.get(sql);
-    if (!st) {
-      st = prepare(sql);
-      cache.set(sql, st);
+/**
+ * Most prepared statements one connection keeps. The store's own SQL is a few dozen fixed
+ * texts; the bound is for texts built per call (an `IN (?, ?, …)` of each batch's length, once
+ * 500 texts a connection), which an owner that lives for weeks would otherwise keep for ever.
+ */
+export const MAX_CACHED_STATEMENTS = 128;
+
+/** A driver's statement, and how to let it go at once (bun:sqlite) rather than at collection. */
+export type OwnedStatement = Statement & { dispose?(): void };
+
+/** One prepared statement per SQL text per connection, the least recently used let go past `max`. */
+export class StatementCache {
+  readonly #prepare: (sql: string) => OwnedStatement;
+  readonly #max: number;
+  readonly #held = new Map<string, OwnedStatement>();
+
+  constructor(prepare: (sql: string) => OwnedStatement, max = MAX_CACHED_STATEMENTS) {
+    this.#prepare = prepare;
+    this.#max = max;
+  }
+
+  get size(): number {
+    return this.#held.size;
+  }
+
+  get(sql: string): Statement {
+    let st = this.#held.get(sql);
+    if (st) {
+      // Most recently used last: a Map iterates in insertion order.
+      this.#held.delete(sql);
+    } else {
+      st = this.#prepare(sql);
+      if (this.#held.size >= this.#max) {
+        const [oldest, dropped] = this.#held.entries().next().value as [string, OwnedStatement];
+        this.#held.delete(oldest);
+        dropped.dispose?.();
+      }
     }
+    this.#held.set(sql, st);
     return st;
-  };
+  }
 }
