@@ -193,8 +193,12 @@ test('a burst of 1000 files on an armed brain: the backlog rises and drains on t
         if (w.__seen.at(-1) !== v) w.__seen.push(v);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
+    // Files of some size (about 16 KB each): the page samples the backlog every BRAINS_SAMPLE_MS
+    // (200 ms), and a burst of one-line files drained within one sample on a fast run (the page
+    // saw only "0"), so the drain is made to last several samples.
+    const body = (i: number) => Array.from({ length: 160 }, (_, k) => `export function burst${i}_${k}(a: number): number { return a * ${k} + ${i}; } // line ${k} of burst file ${i}`).join('\n');
     const files: Record<string, string> = {};
-    for (let i = 0; i < 1000; i++) files[`src/burst${i}.ts`] = `export function burst${i}(): number {\n  return ${i};\n}\n`;
+    for (let i = 0; i < 1000; i++) files[`src/burst${i}.ts`] = `export function burst${i}(): number {\n  return ${i};\n}\n${body(i)}\n`;
     for (const [p, c] of Object.entries(files)) repo.write(p, c);
     await page
       .waitForFunction(() => (window as unknown as { __seen: string[] }).__seen.some((v) => Number(v) > 0), undefined, { timeout: 60_000 })
