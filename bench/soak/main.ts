@@ -137,11 +137,11 @@ async function main(): Promise<number> {
     GIT_CONFIG_NOSYSTEM: '1',
     ...(o.watch === 'fs.watch' ? { GARDENER_WATCH_NATIVE: '0' } : {}),
   };
+  delete env.XDG_RUNTIME_DIR;
+  delete env.GARDENER_NO_OWNER;
   // The owner as its service unit starts it (src/service/units.ts): an owner that lives for weeks
   // runs under systemd or launchd, and on Node before 22.15 only the unit holds malloc's arenas.
   const ownerEnv: NodeJS.ProcessEnv = { ...env, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? OWNER_GLIBC_TUNABLES };
-  delete env.XDG_RUNTIME_DIR;
-  delete env.GARDENER_NO_OWNER;
   let owner: OwnerProcess | undefined;
   let workload: Workload | undefined;
   const cleanup = () => {

@@ -54,7 +54,7 @@ export class SeekProber {
   /** `count` seeks back to back after `warmup` unmeasured ones, a tenth of the probe period apart. */
   async idle(count: number, warmup: number): Promise<number[]> {
     const r = await this.#ask({ op: 'idle', count, warmup });
-    if (r.op !== 'idle' || r.error) throw new Error(`soak: idle seek failed: ${r.op === 'idle' ? r.error : 'the prober stopped'}`);
+    if (r.op !== 'idle' || r.error) throw new Error(`soak: idle seek failed: ${r.op === 'idle' ? r.error : r.failures.join('; ')}`);
     return r.ms;
   }
 
