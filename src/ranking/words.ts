@@ -45,10 +45,13 @@ export function sameWord(a: string, b: string, minPrefix: number): boolean {
  * then the old one (and moves up); when the young one is full it becomes the old one and the old
  * one is let go. What queries keep asking for stays; what no query asked for since the last turn
  * goes. Measured at about 340 bytes a name (key, array and words; 100,000 names: 33.5 MB of heap),
- * so the memo holds at most ~5.5 MB. A query splits only the names, in its candidate files, that
- * hold one of its words' first letters (rank-files.ts): far fewer than a generation.
+ * so the memo holds at most ~1.4 MB. A query splits only the names, in its candidate files, that
+ * hold one of its words' first letters (rank-files.ts): far fewer than a generation. Sized so an
+ * owner fills it early: in the soak (3000-file brain, new names in every burst) a memo of two
+ * 8,192-name generations still gained 4,413 names between its 8th and 24th minute, most of the
+ * main thread's live growth there (+2.64 MB).
  */
-const NAME_MEMO_GENERATION = 8_192;
+const NAME_MEMO_GENERATION = 2_048;
 /** The most names the memo holds at once. */
 export const NAME_MEMO_MAX_ENTRIES = 2 * NAME_MEMO_GENERATION;
 let youngNames = new Map<string, string[]>();
