@@ -329,7 +329,7 @@ function memorySection(bench: BenchJson, other: BenchJson | null, bun: BenchJson
         `when the process starts move it, and none meets 200 MB alone (one sitting, \`--no-mcp\`, single runs against 235–244 MB unset): ` +
         `\`GLIBC_TUNABLES=glibc.malloc.arena_max=1\` 214 MB, \`arena_max=2\` 222 MB, fixed mmap and trim thresholds 230–235 MB, ` +
         `\`node --no-concurrent-recompilation\` 223 MB (set at run time, after the main thread started: no change). The owner, \`gardener serve\`, starts ` +
-        `again once with \`arena_max=2\` (docs/owner.md); \`gardener mcp\` and the in-process pipeline measured here do not, since that would cost a ` +
+        `again once with \`arena_max=2\` and a fixed mmap threshold, for the weeks it runs (docs/owner.md); \`gardener mcp\` and the in-process pipeline measured here do not, since that would cost a ` +
         `second runtime start before the first frame.`,
     );
   }

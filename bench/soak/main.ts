@@ -27,6 +27,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, startOwner, type OwnerProcess } from './owner-process.js';
 import { Sampler } from './sampler.js';
+import { watchedFolders } from './watched-folders.js';
 import { restCall } from './sessions.js';
 import { makeBigTree, makePlainTree, makeTreeSitterTree, type Tree } from './trees.js';
 import { judgeSoak, type Bounds } from './verdict.js';
@@ -179,7 +180,7 @@ async function main(): Promise<number> {
     const backends = await Promise.all(brains.map((b) => owner!.watching(b.id)));
     if (backends.some((w) => w !== o.watch)) throw new Error(`soak: the owner watches with ${backends.join(', ')}, not ${o.watch}`);
     const t0 = performance.now();
-    const sampler = new Sampler(owner, t0, () => workload?.open.size ?? 0, log);
+    const sampler = new Sampler(owner, t0, () => workload?.open.size ?? 0, log, () => watchedFolders(trees.map((t) => t.dir), o.watch));
     workload = new Workload(owner, home, env, brains, sampler, o.seed, log);
     if (!(await workload.settle())) throw new Error('soak: the brains did not settle after the owner resumed them');
     await sampler.take(true);

@@ -21,6 +21,8 @@ export interface Sample {
   fds: number;
   threads: number;
   watches: number;
+  /** The folders the watch backend watches under the soak's roots (watched-folders.ts), read with quiet samples. */
+  folders?: number;
   children: number;
   zombies: number;
   zombieNames?: string[];
@@ -42,6 +44,7 @@ export class Sampler {
     private t0: number,
     private sessionsOpen: () => number,
     private log: (line: string) => void,
+    private folders: () => number = () => NaN,
   ) {}
 
   start(): void {
@@ -85,6 +88,7 @@ export class Sampler {
         fds: c.owner.fds,
         threads: c.owner.threads,
         watches: c.watches,
+        ...(quiet ? { folders: this.folders() } : {}),
         children: c.children,
         zombies: c.zombies,
         ...(c.zombies ? { zombieNames: c.zombieNames } : {}),

@@ -62,7 +62,7 @@ export function judgeSoak(input: {
   const f = input.finalQuiet;
   const levels = [
     judgeLevel('file descriptors', series(quiet, (s) => s.fds + s.childFds), f.fds + f.childFds, b.fdSlack),
-    judgeLevel('inotify watches', series(quiet, (s) => s.watches), f.watches, b.watchSlack),
+    judgeWatches(quiet, f, b.watchSlack),
     judgeLevel('threads', series(quiet, (s) => s.threads + s.childThreads), f.threads + f.childThreads, b.threadSlack),
   ];
   const zombiesMax = Math.max(0, ...all.map((s) => s.zombies));
@@ -87,4 +87,18 @@ export function judgeSoak(input: {
     ...(input.ownerExit.code !== 0 ? [`owner: SIGTERM ended it with ${ownerExit}, not exit 0`] : []),
   ];
   return { warmupMs: warmup, memory, levels, zombiesMax, tokens, backlogEnd: input.backlogEnd, seek, ownerExit, missed };
+}
+
+/**
+ * Inotify watches back to their level: the watches above the folders the backend watches
+ * (watched-folders.ts) when the samples read them, since a folder git makes or removes moves the
+ * watches with it and a leaked watch is one that outlived its folder; the watches alone for a
+ * report written before the folders were read.
+ */
+function judgeWatches(quiet: readonly Sample[], f: Sample, slack: number): LevelVerdict {
+  const withFolders = (s: Sample) => typeof s.folders === 'number' && Number.isFinite(s.folders);
+  if (withFolders(f) && quiet.every(withFolders)) {
+    return judgeLevel('inotify watches beyond their folders', series(quiet, (s) => s.watches - s.folders!), f.watches - f.folders!, slack);
+  }
+  return judgeLevel('inotify watches', series(quiet, (s) => s.watches), f.watches, slack);
 }
