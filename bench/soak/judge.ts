@@ -4,7 +4,8 @@
  *
  *   - after the warm-up, RSS and each heap flat: a least-squares slope of at most
  *     FLAT_SLOPE_MB_PER_10_MIN, and no new peak in the last third of the judged samples;
- *   - descriptors, inotify watches and threads back to their level once the sessions left;
+ *   - descriptors, inotify watches (those above the folders watched: verdict.ts) and threads
+ *     back to their level once the sessions left;
  *   - no zombie child ever; no token lost; the backlog 0 at the end;
  *   - seek p99 over the whole soak at most SEEK_P99_RATIO_MAX times the idle p99.
  */
