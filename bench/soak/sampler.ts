@@ -44,7 +44,8 @@ export class Sampler {
     private t0: number,
     private sessionsOpen: () => number,
     private log: (line: string) => void,
-    private folders: () => number = () => NaN,
+    /** The folders watched under the soak's roots (watched-folders.ts), read with quiet samples. */
+    private folders?: () => number,
   ) {}
 
   start(): void {
@@ -88,7 +89,7 @@ export class Sampler {
         fds: c.owner.fds,
         threads: c.owner.threads,
         watches: c.watches,
-        ...(quiet ? { folders: this.folders() } : {}),
+        ...(quiet && this.folders ? { folders: this.folders() } : {}),
         children: c.children,
         zombies: c.zombies,
         ...(c.zombies ? { zombieNames: c.zombieNames } : {}),

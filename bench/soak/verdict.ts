@@ -96,7 +96,7 @@ export function judgeSoak(input: {
  * report written before the folders were read.
  */
 function judgeWatches(quiet: readonly Sample[], f: Sample, slack: number): LevelVerdict {
-  const withFolders = (s: Sample) => typeof s.folders === 'number' && Number.isFinite(s.folders);
+  const withFolders = (s: Sample) => s.folders !== undefined;
   if (withFolders(f) && quiet.every(withFolders)) {
     return judgeLevel('inotify watches beyond their folders', series(quiet, (s) => s.watches - s.folders!), f.watches - f.folders!, slack);
   }

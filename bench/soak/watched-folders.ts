@@ -8,34 +8,35 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SKIP_DIR_NAMES } from '../../src/detect/index.js';
+import { NATIVE_GIT_NOISE } from '../../src/watch/index.js';
 
 export type WatchBackendName = 'native' | 'fs.watch';
 
-/** `.git` folders the native backend ignores (native-backend.ts GIT_NOISE). */
-const NATIVE_GIT_NOISE = new Set(['objects', 'logs', 'hooks', 'info', 'lfs', 'modules', 'worktrees']);
+/** The `.git` folders the native watcher ignores, by name inside `.git`. */
+const gitNoise = new Set(NATIVE_GIT_NOISE.map((p) => p.slice('.git/'.length)));
 
 /** The folders `backend` watches under `roots`, the roots included; a folder gone mid-walk is not counted. */
 export function watchedFolders(roots: readonly string[], backend: WatchBackendName): number {
   let n = 0;
-  const walk = (dir: string, inGit: boolean, depthInGit: number): void => {
-    n++;
+  // `gitDepth`: -1 outside `.git`, 0 in `.git` itself, 1 below it.
+  const walk = (dir: string, gitDepth: number): void => {
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      n--;
       return;
     }
+    n++;
     for (const e of entries) {
       if (!e.isDirectory()) continue;
-      const git = inGit || e.name === '.git';
+      const depth = gitDepth >= 0 ? Math.min(gitDepth + 1, 1) : e.name === '.git' ? 0 : -1;
       if (backend === 'native') {
-        if (!inGit && e.name !== '.git' && SKIP_DIR_NAMES.has(e.name)) continue;
-        if (inGit && depthInGit === 0 && NATIVE_GIT_NOISE.has(e.name)) continue;
+        if (depth === -1 && SKIP_DIR_NAMES.has(e.name)) continue;
+        if (gitDepth === 0 && gitNoise.has(e.name)) continue;
       }
-      walk(join(dir, e.name), git, inGit ? depthInGit + 1 : 0);
+      walk(join(dir, e.name), depth);
     }
   };
-  for (const root of roots) walk(root, false, 0);
+  for (const root of roots) walk(root, -1);
   return n;
 }

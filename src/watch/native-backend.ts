@@ -24,8 +24,8 @@ export interface WatchBackend {
   subscribe(root: string, onEvents: EventsCallback): Promise<RootSubscription>;
 }
 
-/** .git folders that churn without meaning a checkout or a commit. */
-const GIT_NOISE = ['.git/objects', '.git/logs', '.git/hooks', '.git/info', '.git/lfs', '.git/modules', '.git/worktrees'];
+/** .git folders that churn without meaning a checkout or a commit: the native watcher ignores them. */
+export const NATIVE_GIT_NOISE = ['.git/objects', '.git/logs', '.git/hooks', '.git/info', '.git/lfs', '.git/modules', '.git/worktrees'];
 
 /**
  * The ignore list handed to the native watcher: noise folders at any depth, and .git noise.
@@ -35,7 +35,7 @@ const GIT_NOISE = ['.git/objects', '.git/logs', '.git/hooks', '.git/info', '.git
  */
 export function nativeIgnores(): string[] {
   const names = [...SKIP_DIR_NAMES].filter((n) => n !== '.git');
-  return [...GIT_NOISE, `**/{${names.join(',')}}`];
+  return [...NATIVE_GIT_NOISE, `**/{${names.join(',')}}`];
 }
 
 interface ParcelWatcher {
