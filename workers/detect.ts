@@ -19,7 +19,9 @@ import { mineHistory as mineHistoryOf, type MineOutcome } from '../src/history/i
 import { AbortedError } from '../src/errors.js';
 import { throwsWhole } from '../src/pool/error-wire.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type MineHistoryTask, type ResolveCommitTask } from './types.js';
+import { isMainThread } from 'node:worker_threads';
 import { keepHeapsSmall } from '../src/heap-growth.js';
+import { keepPagesReturned } from '../src/page-return.js';
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
 keepHeapsSmall();
@@ -27,6 +29,8 @@ import { yieldToMainThread } from '../src/pool/thread-priority.js';
 
 // A pool thread works below the main thread's priority (src/pool/thread-priority.ts); its gits inherit it.
 yieldToMainThread();
+// It gives its heap's garbage pages back once the heap grew (src/page-return.ts; once per thread).
+if (!isMainThread) keepPagesReturned();
 
 /** The task's signal: its own bound, or the caller's cancel relayed on `port`. */
 async function withTaskSignal<T>(port: MessagePort | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {

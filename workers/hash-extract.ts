@@ -18,6 +18,8 @@ import { runtimeStarted, treeSitterMemoryBytes } from '../src/ingest/tree-sitter
 import { summarize, textBuffers, threadHeap, type FileResult, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type PoolHashExtractTask, type ThreadHeap } from './types.js';
 import { keepHeapsSmall, onBun } from '../src/heap-growth.js';
 import { collectIfGrown } from '../src/bun-heap.js';
+import { keepPagesReturned } from '../src/page-return.js';
+import { isMainThread } from 'node:worker_threads';
 
 // Starting this thread put the process's heap flags back to V8's defaults on Node 20.
 keepHeapsSmall();
@@ -27,6 +29,8 @@ import { throwsWhole } from '../src/pool/error-wire.js';
 
 // A pool thread works below the main thread's priority (src/pool/thread-priority.ts).
 yieldToMainThread();
+// It gives its heap's garbage pages back once the heap grew (src/page-return.ts; once per thread).
+if (!isMainThread) keepPagesReturned();
 
 /** One batch, as both entries run it: read, hash and extract, then this thread's upkeep. */
 async function runBatch(task: PoolHashExtractTask): Promise<{ results: FileResult[]; workMs: number; holdsGrammars: boolean }> {

@@ -12,6 +12,7 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
 import { keepHeapsSmall } from '../src/heap-growth.js';
+import { keepPagesReturned } from '../src/page-return.js';
 import { realTimers, type Timers } from '../src/timers.js';
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
 import {
@@ -391,5 +392,7 @@ keepHeapsSmall();
 if (parentPort) {
   // The writer works below the main thread's priority (src/pool/thread-priority.ts).
   yieldToMainThread();
+  // It gives its heap's garbage pages back once the heap grew (src/page-return.ts).
+  keepPagesReturned();
   Comlink.expose(honestFailures(new StoreWriter()), nodeEndpoint(parentPort));
 }

@@ -6,6 +6,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import { bunThreadHeap } from '../src/bun-heap.js';
 import { onBun } from '../src/heap-growth.js';
+import { pageReturns, type PageReturns } from '../src/page-return.js';
 import type { DetectRequest, DetectResult } from '../src/detect/types.js';
 import type { FileResult, HashExtractTask } from '../src/ingest/types.js';
 import type { MineRequest } from '../src/history/types.js';
@@ -105,13 +106,15 @@ export interface ThreadHeap {
   heap: number;
   used: number;
   external: number;
+  /** The thread's page returns so far (src/page-return.ts); null where the thread runs none. */
+  returns: PageReturns | null;
 }
 
 /** This thread's heap (ThreadHeap). */
 export function threadHeap(): ThreadHeap {
-  if (onBun) return bunThreadHeap();
+  if (onBun) return { ...bunThreadHeap(), returns: pageReturns() };
   const h = getHeapStatistics();
-  return { heap: h.total_physical_size, used: h.used_heap_size, external: h.external_memory ?? 0 };
+  return { heap: h.total_physical_size, used: h.used_heap_size, external: h.external_memory ?? 0, returns: pageReturns() };
 }
 
 /** The transferable buffers inside a set of results (each text's own ArrayBuffer). */

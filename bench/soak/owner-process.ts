@@ -16,6 +16,13 @@ export interface ThreadHeapJson {
   heap: number;
   used: number;
   external: number;
+  /** The thread's page returns so far (src/page-return.ts); absent from an owner built before them. */
+  returns?: PageReturnsJson | null;
+}
+
+export interface PageReturnsJson {
+  count: number;
+  ms: number;
 }
 
 export interface OwnerStatus {

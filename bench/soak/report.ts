@@ -103,7 +103,7 @@ export function renderDocSection(r: SoakReport): string {
     '| --- | --- | --- | --- | --- |',
     ...mem,
     '',
-    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.`,
+    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.${pageReturnsLine(r.samples)}`,
     '',
     '| count with no session open | its level (median of the first 5 quiet readings after the warm-up) | at the end | target (back to its level) |',
     '| --- | --- | --- | --- |',
@@ -123,6 +123,14 @@ export function renderDocSection(r: SoakReport): string {
     docEnd(c.watchBackend),
   ];
   return lines.join('\n') + '\n';
+}
+
+/** What the threads' page returns (src/page-return.ts) came to, from the last sample that carries them. */
+function pageReturnsLine(samples: readonly Sample[]): string {
+  const last = samples.findLast((s) => s.pageReturns)?.pageReturns;
+  if (!last) return '';
+  const one = (name: string, p: { count: number; ms: number } | null) => (p ? `${name} ${p.count} (${Math.round(p.ms)} ms)` : `${name} –`);
+  return ` Page returns by the end (src/page-return.ts; count and time in all): ${one('main thread', last.main)}, ${one('store writers', last.writers)}, ${one('a pool thread', last.pool)}.`;
 }
 
 function summarizeAlerts(alerts: unknown): string {

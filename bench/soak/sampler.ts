@@ -4,7 +4,7 @@
  * how many sessions the soak has open. A sample taken with no session open and the brains
  * settled is marked `quiet`: the levels that must come back are read from those.
  */
-import type { OwnerProcess } from './owner-process.js';
+import type { OwnerProcess, PageReturnsJson } from './owner-process.js';
 import { treeCounts } from './proc-tree.js';
 
 export const SAMPLE_EVERY_MS = 10_000;
@@ -29,6 +29,8 @@ export interface Sample {
   childFds: number;
   childThreads: number;
   sessionsOpen: number;
+  /** The page returns each thread has run so far (the writers summed; the pool as one of its threads answered), when the status said. */
+  pageReturns?: { main: PageReturnsJson | null; pool: PageReturnsJson | null; writers: PageReturnsJson };
   /** Backlog summed over the open brains, when the status answered. */
   backlog: number | null;
   quiet: boolean;
@@ -67,6 +69,7 @@ export class Sampler {
       let poolHeapMb: number | null = null;
       let writersHeapMb: number | null = null;
       let backlog: number | null = null;
+      let pageReturns: Sample['pageReturns'];
       try {
         const s = await this.owner.status();
         const h = s.heaps;
@@ -75,6 +78,14 @@ export class Sampler {
           poolHeapMb = h.pool ? h.pool.heap / MB : null;
           const w = Object.values(h.writers);
           writersHeapMb = w.length ? w.reduce((a, x) => a + x.heap, 0) / MB : null;
+          if (h.main.returns !== undefined) {
+            const writers = { count: 0, ms: 0 };
+            for (const x of w) {
+              writers.count += x.returns?.count ?? 0;
+              writers.ms += x.returns?.ms ?? 0;
+            }
+            pageReturns = { main: h.main.returns, pool: h.pool?.returns ?? null, writers };
+          }
         }
         backlog = s.brains.reduce((a, b) => a + (b.backlog ?? 0), 0);
       } catch (err) {
@@ -96,6 +107,7 @@ export class Sampler {
         childFds: c.childFds,
         childThreads: c.childThreads,
         sessionsOpen: this.sessionsOpen(),
+        ...(pageReturns ? { pageReturns } : {}),
         backlog,
         quiet,
       };

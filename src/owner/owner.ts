@@ -48,6 +48,7 @@ import { PageRoutes } from '../page/index.js';
 import { HomeBrains } from './home-brains.js';
 import { pageReadsOf } from './page-reads-host.js';
 import { threadHeap, type ThreadHeap } from '../../workers/types.js';
+import { keepPagesReturned } from '../page-return.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
@@ -281,7 +282,11 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     owner = new Owner({ info, paths, brains, socket, socketId, http, lock, log });
     const o = owner;
     stop = (reason) => o.requestStop(reason);
-    if (options.processHooks ?? true) owner.hookProcess();
+    if (options.processHooks ?? true) {
+      owner.hookProcess();
+      // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts).
+      keepPagesReturned();
+    }
     log.info('ready', { pid: info.pid, version: VERSION, socket: info.socket, url: info.url, home: paths.home });
     // After the listeners: subscribe the armed brains, then one resume tick each, in turn (owner-watchers.ts).
     void brains.watchers.start().catch((err) => log.warn('watchers did not start', { error: (err as Error).message }));

@@ -12,6 +12,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { LineTransport } from '../line-transport.js';
 import { createSessionServer } from '../session-server.js';
+import { keepPagesReturned } from '../../page-return.js';
 import type { StdioSessionOptions } from './stdio-session.js';
 
 export { PROGRESS_INTERVAL_MS } from '../session-server.js';
@@ -83,6 +84,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       if (process.ppid !== initialPpid) void close('the parent process is gone');
     }, PARENT_CHECK_INTERVAL_MS);
     parentTimer.unref();
+    // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts).
+    keepPagesReturned();
   }
 
   // Not the SDK's StdioServerTransport: see line-transport.ts for the lines it leaves unanswered.
