@@ -1,8 +1,7 @@
 /**
  * A long-lived thread gives its heap's garbage pages back to the system once the heap has grown
  * since it last did: every PAGE_RETURN_CHECK_MS the thread reads its heap's physical size, and
- * when that has grown past what its last page return left by a quarter (PAGE_RETURN_GROWTH_SHARE;
- * at least 1 MB, at most PAGE_RETURN_GROWTH_BYTES), it runs the one
+ * when that is PAGE_RETURN_GROWTH_BYTES above what its last page return left, it runs the one
  * collection its runtime has that hands emptied pages back (returnPagesNow()). An idle thread's
  * heap does not grow, so it only reads a number; the timer is unref'd.
  *
@@ -44,27 +43,16 @@ import { realTimers, type Timers } from './timers.js';
 export const PAGE_RETURN_CHECK_MS = 30_000;
 
 /**
- * The most a thread's heap may grow past what its last page return left before the next, in
- * bytes. The soak's heaps grow 2-6 MB per 10 minutes (docs/reliability.md), so a larger bound
- * would let them climb for half an hour between returns; a busy thread passes it within one
- * check, so it returns pages at most once per PAGE_RETURN_CHECK_MS.
+ * How far a thread's heap may grow past what its last page return left before the next, in
+ * bytes. What a heap holds beyond its live set creeps: in a 30-minute soak of `gardener serve`
+ * (Node 20, docs/reliability.md) with a bound of a quarter of the heap (1 to 4 MB), the main
+ * thread returned pages 6 times in the first 5 minutes and 4 times in the 25 after while its
+ * heap crept 47 -> 50.5 MB under the bound, and the three store writers never reached theirs
+ * (their sum 28.8 -> 34.5 MB): slopes 2.24 and 2.21 MB/10 min. A busy thread passes 1 MB within
+ * one check, so it returns pages once per PAGE_RETURN_CHECK_MS, as every thread did in the
+ * Node 24 pair above; an idle one allocates next to nothing and does not.
  */
-export const PAGE_RETURN_GROWTH_BYTES = 4 << 20;
-
-/**
- * The share of what the last return left that a smaller heap may grow by first. A store writer
- * holds 9-13 MB, and in a 30-minute soak with the 4 MB bound alone none of the three writers
- * reached it (0 returns) while their sum went 28.3 -> 32.6 MB.
- */
-export const PAGE_RETURN_GROWTH_SHARE = 0.25;
-
-/** The least growth that calls for a return, in bytes: below it a return would cost more than it gives. */
-export const PAGE_RETURN_MIN_GROWTH_BYTES = 1 << 20;
-
-/** How far a heap that a return left at `kept` bytes may grow before the next return, in bytes. */
-export function growthBound(kept: number, most = PAGE_RETURN_GROWTH_BYTES): number {
-  return Math.min(most, Math.max(PAGE_RETURN_MIN_GROWTH_BYTES, kept * PAGE_RETURN_GROWTH_SHARE));
-}
+export const PAGE_RETURN_GROWTH_BYTES = 1 << 20;
 
 /** What a PageReturn reads and calls: this thread's real heap unless a test hands in its own. */
 export interface PageProbe {
@@ -86,7 +74,7 @@ export interface PageReturnOptions {
   timers?: Timers;
   probe?: PageProbe;
   checkMs?: number;
-  /** The most a heap grows before a return (growthBound). @default PAGE_RETURN_GROWTH_BYTES */
+  /** @default PAGE_RETURN_GROWTH_BYTES */
   growthBytes?: number;
 }
 
@@ -121,9 +109,9 @@ export class PageReturn {
     this.#timer = null;
   }
 
-  /** Returns pages if the heap grew its bound (growthBound) past what the last return left; says whether it did. */
+  /** Returns pages if the heap grew growthBytes past what the last return left; says whether it did. */
   check(): boolean {
-    if (this.#probe.heapBytes() - this.#kept < growthBound(this.#kept, this.#growthBytes)) return false;
+    if (this.#probe.heapBytes() - this.#kept < this.#growthBytes) return false;
     const started = this.#probe.now();
     this.#probe.returnPages();
     this.returns.count++;

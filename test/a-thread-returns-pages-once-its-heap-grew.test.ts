@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PageReturn, PAGE_RETURN_CHECK_MS, PAGE_RETURN_GROWTH_BYTES, PAGE_RETURN_MIN_GROWTH_BYTES, type PageProbe } from '../src/page-return.js';
+import { PageReturn, PAGE_RETURN_CHECK_MS, PAGE_RETURN_GROWTH_BYTES, type PageProbe } from '../src/page-return.js';
 import { ManualClock } from './helpers/manual-clock.js';
 
 const MB = 1 << 20;
@@ -78,33 +78,3 @@ test('a busy thread returns pages at most once a check, and none after stop()', 
   assert.equal(heap.returned, 5);
 });
 
-test('a small heap returns pages once it grew by a quarter, and never for less than the least growth', () => {
-  const clock = new ManualClock();
-  const heap = new FakeHeap();
-  heap.bytes = 8 * MB; // a store writer's size
-  heap.keepsAfterReturn = 8 * MB;
-  const pr = new PageReturn({ timers: clock, probe: heap }).start();
-  heap.bytes = 10 * MB - 1;
-  clock.advance(PAGE_RETURN_CHECK_MS);
-  assert.equal(heap.returned, 0, 'under a quarter of 8 MB');
-  heap.bytes = 10 * MB;
-  clock.advance(PAGE_RETURN_CHECK_MS);
-  assert.equal(heap.returned, 1, 'a quarter of 8 MB is 2 MB, under the 4 MB most');
-  heap.bytes = 2 * MB;
-  heap.keepsAfterReturn = 2 * MB;
-  clock.advance(PAGE_RETURN_CHECK_MS);
-  assert.equal(heap.returned, 1, 'a heap that shrank is left alone');
-  heap.bytes = 8 * MB + PAGE_RETURN_MIN_GROWTH_BYTES - 1;
-  clock.advance(PAGE_RETURN_CHECK_MS);
-  assert.equal(heap.returned, 1, 'measured from the 8 MB the return left');
-  pr.stop();
-  // A tiny heap: a quarter of 2 MB is under the least growth, so the least growth is the bound.
-  const tiny = new FakeHeap();
-  tiny.bytes = 2 * MB;
-  tiny.keepsAfterReturn = 2 * MB;
-  const t = new PageReturn({ timers: clock, probe: tiny });
-  tiny.bytes = 2 * MB + PAGE_RETURN_MIN_GROWTH_BYTES - 1;
-  assert.equal(t.check(), false);
-  tiny.bytes = 2 * MB + PAGE_RETURN_MIN_GROWTH_BYTES;
-  assert.equal(t.check(), true);
-});
