@@ -78,3 +78,18 @@ test('a busy thread returns pages at most once a check, and none after stop()', 
   assert.equal(heap.returned, 5);
 });
 
+
+test('growth is measured from the least the heap held since the last return, not from its first reading', () => {
+  const clock = new ManualClock();
+  const heap = new FakeHeap();
+  heap.bytes = 15 * MB; // a thread's heap while its modules compile
+  heap.keepsAfterReturn = 8 * MB;
+  const pr = new PageReturn({ timers: clock, probe: heap }).start();
+  heap.bytes = 8 * MB; // V8's own collection gave the compile's garbage back
+  clock.advance(PAGE_RETURN_CHECK_MS);
+  assert.equal(heap.returned, 0);
+  heap.bytes = 8 * MB + PAGE_RETURN_GROWTH_BYTES; // then it creeps, still far below its first reading
+  clock.advance(PAGE_RETURN_CHECK_MS);
+  assert.equal(heap.returned, 1);
+  pr.stop();
+});
