@@ -1,7 +1,7 @@
 /**
  * A long-lived thread gives its heap's garbage pages back to the system once the heap has grown
  * since it last did: every PAGE_RETURN_CHECK_MS the thread reads its heap's physical size, and
- * when that is PAGE_RETURN_GROWTH_BYTES above what its last page return left, it runs the one
+ * when that is PAGE_RETURN_GROWTH_BYTES above the least it held since its last return, it runs the one
  * collection its runtime has that hands emptied pages back (returnPagesNow()). An idle thread's
  * heap does not grow, so it only reads a number; the timer is unref'd.
  *
@@ -43,7 +43,7 @@ import { realTimers, type Timers } from './timers.js';
 export const PAGE_RETURN_CHECK_MS = 30_000;
 
 /**
- * How far a thread's heap may grow past what its last page return left before the next, in
+ * How far a thread's heap may grow past the least it held since its last return before the next, in
  * bytes. What a heap holds beyond its live set creeps: in a 30-minute soak of `gardener serve`
  * (Node 20, docs/reliability.md) with a bound of a quarter of the heap (1 to 4 MB), the main
  * thread returned pages 6 times in the first 5 minutes and 4 times in the 25 after while its

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sample } from './sampler.js';
+import type { PageReturnsJson } from './owner-process.js';
 import type { Verdicts } from './verdict.js';
 import type { WorkloadResult } from './workload.js';
 
@@ -129,7 +130,7 @@ export function renderDocSection(r: SoakReport): string {
 function pageReturnsLine(samples: readonly Sample[]): string {
   const last = samples.findLast((s) => s.pageReturns)?.pageReturns;
   if (!last) return '';
-  const one = (name: string, p: { count: number; ms: number } | null) => (p ? `${name} ${p.count} (${Math.round(p.ms)} ms)` : `${name} –`);
+  const one = (name: string, p: PageReturnsJson | null) => (p ? `${name} ${p.count} (${Math.round(p.ms)} ms)` : `${name} –`);
   return ` Page returns by the end (src/page-return.ts; count and time in all): ${one('main thread', last.main)}, ${one('store writers', last.writers)}, ${one('a pool thread', last.pool)}.`;
 }
 
