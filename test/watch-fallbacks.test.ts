@@ -18,7 +18,9 @@ test('without the native module, Bun watches with recursive fs.watch, says so, a
   const f = await withoutNative(BUN);
   try {
     assert.equal(f.watcher.backend, 'fs.watch', 'the status names the fallback, never native');
-    assert.match(f.alerts.map((a) => a.message).join('\n'), /native file watcher could not load: .* watched with fs\.watch/);
+    const said = f.alerts.map((a) => a.message).join('\n');
+    assert.match(said, /native file watcher is not used \(the native watcher is turned off \(GARDENER_WATCH_NATIVE=0\)\): .* watched with fs\.watch instead\. Unset GARDENER_WATCH_NATIVE/);
+    assert.doesNotMatch(said, /Reinstall/, 'a watcher turned off on purpose needs no reinstall');
     const seen = once(f.watcher, 'events');
     f.repo.write('src/fallback.ts', 'export function seenByFsWatch(): number {\n  return 1;\n}\n');
     await seen;
@@ -36,7 +38,10 @@ test("without the native module, Node (whose recursive fs.watch is unsound befor
   const f = await withoutNative(process.execPath);
   try {
     assert.equal(f.watcher.backend, `poll(${POLL_INTERVAL_MS / 1000}s)`);
-    assert.match(f.alerts.map((a) => a.message).join('\n'), /GARDENER_WATCH_NATIVE=0.*no fallback watcher/);
+    const said = f.alerts.map((a) => a.message).join('\n');
+    assert.match(said, /GARDENER_WATCH_NATIVE=0.*no fallback watcher.*polling every .*Unset GARDENER_WATCH_NATIVE/);
+    assert.doesNotMatch(said, /Reinstall/, 'a watcher turned off on purpose needs no reinstall');
+    assert.doesNotMatch(said, /sysctl/, 'no watch limit was hit: the reason names ENOSPC only as why fs.watch is no fallback');
     f.repo.write('src/polled.ts', 'export function seenByPolling(): number {\n  return 2;\n}\n');
     const ticked = once(f.watcher, 'ticked');
     f.clock.advance(POLL_INTERVAL_MS);

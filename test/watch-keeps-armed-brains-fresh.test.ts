@@ -172,7 +172,7 @@ test('a native module that does not load means polling, said in an alert', { tim
   const f = await watchedBrain(sourceFiles(2), new Error('Cannot find module @parcel/watcher-linux-x64-glibc') as unknown as WatchBackend);
   try {
     assert.equal(f.watcher.backend, `poll(${POLL_INTERVAL_MS / 1000}s)`);
-    assert.match(f.alerts[0]!.message, /could not load .*polling/);
+    assert.match(f.alerts[0]!.message, /not used \(Cannot find module @parcel.*\): polling .*Reinstall Gardener/);
   } finally {
     await f.cleanup();
   }

@@ -9,7 +9,7 @@
  * WATCH_EVENTS_SENT, with the total), never reads a file and never opens a store.
  */
 import { createInterface } from 'node:readline';
-import { loadNativeBackend, type RootSubscription, type WatchBackend, type WatchEvent } from '../src/watch/native-backend.js';
+import { loadNativeBackend, NATIVE_WATCHER_OFF, type RootSubscription, type WatchBackend, type WatchEvent } from '../src/watch/native-backend.js';
 import { fsWatchBackend, fsWatchSupport } from '../src/watch/fs-watch-backend.js';
 import { WATCH_EVENTS_SENT, type HostReply, type HostRequest } from '../src/watch/host-protocol.js';
 
@@ -18,7 +18,10 @@ async function chooseBackend(): Promise<WatchBackend | Error> {
   const native = await loadNativeBackend();
   if (!(native instanceof Error)) return native;
   const unsound = fsWatchSupport();
-  return unsound ? new Error(`${native.message}; no fallback watcher: ${unsound}`) : fsWatchBackend();
+  const code = (native as NodeJS.ErrnoException).code;
+  return unsound
+    ? Object.assign(new Error(`${native.message}; no fallback watcher: ${unsound}`), { code: code === NATIVE_WATCHER_OFF ? code : 'ELOAD' })
+    : fsWatchBackend({ message: native.message, ...(code ? { code } : {}) });
 }
 
 const backend = await chooseBackend();
@@ -43,7 +46,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return;
   }
   if (req.op === 'subscribe') {
-    if (backend instanceof Error) return send({ op: 'failed', id: req.id, message: backend.message, code: 'ELOAD' });
+    if (backend instanceof Error) return send({ op: 'failed', id: req.id, message: backend.message, code: (backend as NodeJS.ErrnoException).code ?? 'ELOAD' });
     const { id, root } = req;
     // After every earlier request: a re-subscribe must not race the unsubscribe before it
     // (the native watcher shares one watch per folder, and a half-closed one never answers).
@@ -54,7 +57,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         else send({ op: 'events', id, events: capped(root, events), total: events.length });
       }))
       .then(
-        (s) => (send({ op: 'subscribed', id, backend: backend.name }), s),
+        (s) => (send({ op: 'subscribed', id, backend: backend.name, ...(backend.instead ? { instead: backend.instead } : {}) }), s),
         (err: NodeJS.ErrnoException) => (send({ op: 'failed', id, message: err.message, code: err.code }), null),
       );
     subs.set(id, sub);

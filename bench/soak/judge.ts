@@ -6,7 +6,7 @@
  *     FLAT_SLOPE_MB_PER_10_MIN, and no new peak in the last third of the judged samples;
  *   - descriptors, inotify watches (those above the folders watched: verdict.ts) and threads
  *     back to their level once the sessions left;
- *   - no zombie child ever; no token lost; the backlog 0 at the end;
+ *   - no zombie child ever (one still unreaped a second after it was seen); no token lost; the backlog 0 at the end;
  *   - seek p99 over the whole soak at most SEEK_P99_RATIO_MAX times the idle p99.
  */
 

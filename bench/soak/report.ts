@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Sample } from './sampler.js';
 import type { PageReturnsJson } from './owner-process.js';
 import type { Verdicts } from './verdict.js';
+import { ZOMBIE_GRACE_MS } from './proc-tree.js';
 import type { WorkloadResult } from './workload.js';
 
 /** The section's markers and plot, one of each per watch backend (a run replaces its own). */
@@ -84,6 +85,7 @@ export function renderDocSection(r: SoakReport): string {
   const lev = v.levels.map((l) => `| ${l.name} | ${l.baseline} | ${l.final} | ${l.ok ? 'met' : '**MISSED**'} |`);
   const rssAll = r.samples.map((s) => s.rssMb);
   const calls = r.workload;
+  const reaped = r.samples.reduce((n, s) => n + (s.zombiesReaped ?? 0), 0);
   const byTransport = (rec: Record<string, number>) => Object.entries(rec).map(([k, n]) => `${k} ${n}`).join(', ');
   const lines = [
     docBegin(c.watchBackend),
@@ -95,7 +97,7 @@ export function renderDocSection(r: SoakReport): string {
       `${calls.calls} tool calls (seek, refs, impact, delegate, remember, notes) of which ${calls.callsFailed} failed; one burst a round (1, 10, 100 or 1000 files edited, added and deleted) on each brain in turn, with renames, a file growing past the 1 MiB per-file bound and shrinking back, branch switches, rebases and a \`git gc\` among them, ` +
       `and a token written in each burst and looked up with seek. A REST seek every 500 ms on the big brain (${calls.probeSeeks} calls) against ${r.idleSeekMs.length} before the soak, idle.`,
     '',
-    `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples). ` +
+    `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples; a zombie counts when it is still one ${ZOMBIE_GRACE_MS / 1000} s after the reading, and ${reaped} seen were reaped within that). ` +
       `Memory is judged after a warm-up of ${(v.warmupMs / 60_000).toFixed(1)} minutes (5 minutes for 30 or more, else a sixth of the run); levels are read with no session open and the brains settled (backlog 0, no tick), after each round.`,
     '',
     `![The owner's RSS and heaps over the soak](${svgName(c.watchBackend)})`,
@@ -112,7 +114,7 @@ export function renderDocSection(r: SoakReport): string {
     '',
     `| other target | measured | |`,
     `| --- | --- | --- |`,
-    `| zombie children (most at once) | ${v.zombiesMax} | ${v.zombiesMax === 0 ? 'met' : '**MISSED**'} |`,
+    `| zombie children unreaped after ${ZOMBIE_GRACE_MS / 1000} s (most at once) | ${v.zombiesMax} | ${v.zombiesMax === 0 ? 'met' : '**MISSED**'} |`,
     `| tokens lost / found late / written | ${v.tokens.lost} / ${v.tokens.late} / ${v.tokens.written} (found after ${f1((v.tokens.foundMsP50 ?? NaN) / 1000)} s median, ${f1((v.tokens.foundMsMax ?? NaN) / 1000)} s at most) | ${v.tokens.lost + v.tokens.late === 0 ? 'met' : '**MISSED**'} |`,
     `| backlog at the end | ${v.backlogEnd} | ${v.backlogEnd === 0 ? 'met' : '**MISSED**'} |`,
     `| seek p99: soak / idle | ${f1(v.seek.soakP99Ms)} ms / ${f1(v.seek.idleP99Ms)} ms = ${f2(v.seek.ratio)}x (≤ ${r.config.bounds.seekRatioMax}x) | ${v.seek.ok ? 'met' : '**MISSED**'} |`,

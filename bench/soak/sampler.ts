@@ -5,7 +5,7 @@
  * settled is marked `quiet`: the levels that must come back are read from those.
  */
 import type { OwnerProcess, PageReturnsJson } from './owner-process.js';
-import { treeCounts } from './proc-tree.js';
+import { lastingZombies, treeCounts } from './proc-tree.js';
 
 export const SAMPLE_EVERY_MS = 10_000;
 const MB = 1 << 20;
@@ -24,8 +24,11 @@ export interface Sample {
   /** The folders the watch backend watches under the soak's roots (watched-folders.ts), read with quiet samples. */
   folders?: number;
   children: number;
+  /** Children still zombies ZOMBIE_GRACE_MS after the reading (bench/soak/proc-tree.ts). */
   zombies: number;
   zombieNames?: string[];
+  /** Zombies the reading saw that their parent reaped within the grace: every child's exit. */
+  zombiesReaped?: number;
   childFds: number;
   childThreads: number;
   sessionsOpen: number;
@@ -91,6 +94,7 @@ export class Sampler {
       } catch (err) {
         this.log(`soak: status failed: ${(err as Error).message}`);
       }
+      const lasting = await lastingZombies(c.zombieList);
       const sample: Sample = {
         t: Math.round(performance.now() - this.t0),
         rssMb: c.owner.rssMb,
@@ -102,8 +106,9 @@ export class Sampler {
         watches: c.watches,
         ...(quiet && this.folders ? { folders: this.folders() } : {}),
         children: c.children,
-        zombies: c.zombies,
-        ...(c.zombies ? { zombieNames: c.zombieNames } : {}),
+        zombies: lasting.length,
+        ...(lasting.length ? { zombieNames: lasting.map((z) => z.comm) } : {}),
+        ...(c.zombies > lasting.length ? { zombiesReaped: c.zombies - lasting.length } : {}),
         childFds: c.childFds,
         childThreads: c.childThreads,
         sessionsOpen: this.sessionsOpen(),

@@ -19,7 +19,7 @@ import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { BurstWindow, type BurstWindowOptions } from './burst-window.js';
 import { realTimers, type WatchTimers } from './timers.js';
-import type { RootSubscription, WatchBackend, WatchEvent } from './native-backend.js';
+import { NATIVE_WATCHER_OFF, nativeWatcherAdvice, type RootSubscription, type WatchBackend, type WatchEvent } from './native-backend.js';
 
 /** Polling period when a root has no native subscription, in ms: an idle tick ≈ one git status. */
 export const POLL_INTERVAL_MS = 5000;
@@ -93,7 +93,8 @@ export class BrainWatcher extends EventEmitter {
   /** Subscribes every root; a root that cannot be is polled. Resolves once all have answered. */
   async start(): Promise<void> {
     if (this.#o.backend instanceof Error) {
-      this.#o.alert('watcher_failed', `the native file watcher could not load (${this.#o.backend.message}): polling every ${this.#o.pollMs / 1000}s instead. Reinstall Gardener (npm rebuild @parcel/watcher) to restore live events.`);
+      const refusal = { message: this.#o.backend.message, code: (this.#o.backend as NodeJS.ErrnoException).code };
+      this.#o.alert('watcher_failed', `the native file watcher is not used (${refusal.message}): polling every ${this.#o.pollMs / 1000}s instead. ${nativeWatcherAdvice(refusal)}`);
     }
     await Promise.all(this.#o.roots.map((root) => this.#subscribe(root)));
     this.#armTimers();
@@ -131,7 +132,8 @@ export class BrainWatcher extends EventEmitter {
       this.#roots.set(root, { kind: 'subscribed', sub, resubscribe: false });
       if (backend.name !== 'native' && !this.#fallbackSaid) {
         this.#fallbackSaid = true;
-        this.#o.alert('watcher_failed', `the native file watcher could not load: ${root} is watched with ${backend.name} instead. Reinstall Gardener (npm rebuild @parcel/watcher) to restore it.`, root);
+        const why = backend.instead?.message ?? 'it could not load';
+        this.#o.alert('watcher_failed', `the native file watcher is not used (${why}): ${root} is watched with ${backend.name} instead. ${nativeWatcherAdvice(backend.instead)}`, root);
       }
       this.emit('subscribed', root);
     } catch (err) {
@@ -269,6 +271,10 @@ export class BrainWatcher extends EventEmitter {
 
 function describeFailure(root: string, err: NodeJS.ErrnoException, pollMs: number): string {
   const polling = `polling every ${pollMs / 1000}s instead`;
+  // First: a load failure's text may name ENOSPC (the reason Node's fs.watch is no fallback).
+  if (err.code === 'ELOAD' || err.code === NATIVE_WATCHER_OFF) {
+    return `the native file watcher is not used for ${root} (${err.message}): ${polling}. ${nativeWatcherAdvice({ message: err.message, code: err.code })}`;
+  }
   if (err.code === 'ENOSPC' || /ENOSPC|inotify/i.test(err.message)) {
     return `the native watcher of ${root} hit the inotify watch limit (${err.message}): ${polling}. ` +
       'Raise the limit: sudo sysctl fs.inotify.max_user_watches=524288 (and put it in /etc/sysctl.d/ to keep it).';

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { EventsCallback, RootSubscription, WatchBackend } from './native-backend.js';
+import type { EventsCallback, NativeRefusal, RootSubscription, WatchBackend } from './native-backend.js';
 import type { HostReply, HostRequest } from './host-protocol.js';
 import { realTimers, type WatchTimers } from './timers.js';
 
@@ -39,6 +39,7 @@ interface Pending {
 export class ChildWatchBackend implements WatchBackend {
   /** What the host watches with: `native`, or `fs.watch` where the native module did not load. */
   #name = 'native';
+  #instead: NativeRefusal | undefined;
   readonly #runtime: string;
   readonly #env: NodeJS.ProcessEnv;
   readonly #timers: WatchTimers;
@@ -59,6 +60,11 @@ export class ChildWatchBackend implements WatchBackend {
 
   get name(): string {
     return this.#name;
+  }
+
+  /** Why the host watches with a fallback (undefined while it watches natively). */
+  get instead(): NativeRefusal | undefined {
+    return this.#instead;
   }
 
   /** The host's pid while it runs (tests kill it to prove a crash is survived). */
@@ -127,6 +133,7 @@ export class ChildWatchBackend implements WatchBackend {
     if (!sub) return;
     if (reply.op === 'subscribed') {
       this.#name = reply.backend;
+      this.#instead = reply.instead;
       sub.ready?.resolve({ unsubscribe: async () => this.#unsubscribe(reply.id) });
       sub.ready = null;
     } else if (reply.op === 'failed') {

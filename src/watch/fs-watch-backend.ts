@@ -10,7 +10,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SKIP_DIR_NAMES } from '../detect/index.js';
-import type { RootSubscription, WatchBackend, WatchEvent } from './native-backend.js';
+import type { NativeRefusal, RootSubscription, WatchBackend, WatchEvent } from './native-backend.js';
 
 /** Bun's first version whose recursive fs.watch reports inside new folders (DESIGN.md §8). */
 const BUN_MIN = [1, 3, 14];
@@ -31,9 +31,11 @@ export function fsWatchSupport(versions: NodeJS.ProcessVersions & { bun?: string
 
 const noisy = (rel: string) => rel.split(/[\\/]/).some((part) => SKIP_DIR_NAMES.has(part) && part !== '.git') || /(^|[\\/])\.git[\\/](objects|logs|hooks|info|lfs|modules|worktrees)([\\/]|$)/.test(rel);
 
-export function fsWatchBackend(): WatchBackend {
+/** Recursive fs.watch; `instead` says why it stands in for the native watcher. */
+export function fsWatchBackend(instead?: NativeRefusal): WatchBackend {
   return {
     name: 'fs.watch',
+    ...(instead ? { instead } : {}),
     async subscribe(root, onEvents): Promise<RootSubscription> {
       await stat(root);
       let pending: { type: 'rename' | 'change'; path: string }[] = [];

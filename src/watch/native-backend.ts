@@ -21,6 +21,8 @@ export type EventsCallback = (err: Error | null, events: WatchEvent[]) => void;
 export interface WatchBackend {
   /** What `watch_backend` says while a subscription of this backend holds (`native`, `fs.watch`). */
   readonly name: string;
+  /** On a fallback: why the native watcher is not used (its load error, with its code). */
+  readonly instead?: NativeRefusal;
   subscribe(root: string, onEvents: EventsCallback): Promise<RootSubscription>;
 }
 
@@ -52,13 +54,29 @@ interface ParcelWatcher {
  */
 export const NATIVE_BACKEND_BY_PLATFORM: Partial<Record<NodeJS.Platform, string>> = { linux: 'inotify', darwin: 'fs-events', win32: 'windows' };
 
+/** Why the native watcher is not used: its load error's message and code. */
+export interface NativeRefusal {
+  message: string;
+  code?: string;
+}
+
+/** The code of the native watcher turned off on purpose (GARDENER_WATCH_NATIVE=0). */
+export const NATIVE_WATCHER_OFF = 'EWATCHOFF';
+
+/** What a person does to get the native watcher back: undo the switch, or mend the install. */
+export function nativeWatcherAdvice(refusal: NativeRefusal | undefined): string {
+  return refusal?.code === NATIVE_WATCHER_OFF
+    ? 'Unset GARDENER_WATCH_NATIVE to use it again.'
+    : 'Reinstall Gardener (npm rebuild @parcel/watcher) to restore it.';
+}
+
 /**
  * The native backend, or the error that kept it from loading (the caller falls back).
  * GARDENER_WATCH_NATIVE=0 refuses it on purpose (tests of the fallbacks; a user whose native
- * watcher misbehaves).
+ * watcher misbehaves), with the code NATIVE_WATCHER_OFF.
  */
 export async function loadNativeBackend(env: NodeJS.ProcessEnv = process.env): Promise<WatchBackend | Error> {
-  if (env.GARDENER_WATCH_NATIVE === '0') return new Error('the native watcher is turned off (GARDENER_WATCH_NATIVE=0)');
+  if (env.GARDENER_WATCH_NATIVE === '0') return Object.assign(new Error('the native watcher is turned off (GARDENER_WATCH_NATIVE=0)'), { code: NATIVE_WATCHER_OFF });
   let parcel: ParcelWatcher;
   try {
     parcel = (await import('@parcel/watcher')) as unknown as ParcelWatcher;
