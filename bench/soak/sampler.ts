@@ -16,6 +16,8 @@ export interface Sample {
   rssMb: number;
   /** Physical heap size per thread, in MB (garbage not yet collected included: it is what RSS holds). */
   mainHeapMb: number | null;
+  /** What the main thread's heap holds in objects, in MB (its garbage included until a collection): beside mainHeapMb, what the heap keeps free. */
+  mainUsedMb?: number;
   poolHeapMb: number | null;
   writersHeapMb: number | null;
   fds: number;
@@ -69,6 +71,7 @@ export class Sampler {
       // /proc first: the status dial opens a connection of its own in the owner.
       const c = treeCounts(this.owner.pid);
       let mainHeapMb: number | null = null;
+      let mainUsedMb: number | undefined;
       let poolHeapMb: number | null = null;
       let writersHeapMb: number | null = null;
       let backlog: number | null = null;
@@ -78,6 +81,7 @@ export class Sampler {
         const h = s.heaps;
         if (h) {
           mainHeapMb = h.main.heap / MB;
+          mainUsedMb = h.main.used / MB;
           poolHeapMb = h.pool ? h.pool.heap / MB : null;
           const w = Object.values(h.writers);
           writersHeapMb = w.length ? w.reduce((a, x) => a + x.heap, 0) / MB : null;
@@ -99,6 +103,7 @@ export class Sampler {
         t: Math.round(performance.now() - this.t0),
         rssMb: c.owner.rssMb,
         mainHeapMb,
+        ...(mainUsedMb === undefined ? {} : { mainUsedMb }),
         poolHeapMb,
         writersHeapMb,
         fds: c.owner.fds,
