@@ -11,11 +11,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seenInMainAndWorker } from './helpers/thread-child.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE_RETURN = new URL('../src/page-return.js', import.meta.url).href;
@@ -34,7 +33,6 @@ const MIN_FREE_BEFORE_MB = 6;
 const MAX_FREE_AFTER_MB = 4;
 
 const CHILD = `
-import { isMainThread, Worker, parentPort } from 'node:worker_threads';
 import { getHeapSpaceStatistics } from 'node:v8';
 const { returnPagesNow } = await import(${JSON.stringify(PAGE_RETURN)});
 const { keepHeapsSmall } = await import(${JSON.stringify(HEAP_GROWTH)});
@@ -57,28 +55,12 @@ gc();
 const before = old();
 returnPagesNow();
 const after = old();
-const seen = { thread: isMainThread ? 'main' : 'worker', freeBefore: before.physical_space_size - before.space_used_size, freeAfter: after.physical_space_size - after.space_used_size, used: after.space_used_size, kept: keep.length };
-if (isMainThread) {
-  process.stdout.write(JSON.stringify(seen) + '\\n');
-  const w = new Worker(new URL(import.meta.url));
-  w.on('message', (m) => process.stdout.write(JSON.stringify(m) + '\\n'));
-} else parentPort.postMessage(seen);
+const seen = { freeBefore: before.physical_space_size - before.space_used_size, freeAfter: after.physical_space_size - after.space_used_size, used: after.space_used_size, kept: keep.length };
 `;
 
 for (const [name, runtime] of RUNTIMES) {
   test(`a page return compacts a fragmented old space (${name}, main thread and a worker)`, { skip: existsSync(runtime) ? false : `${runtime} is not installed` }, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gardener-compact-'));
-    const file = join(dir, 'child.mjs');
-    writeFileSync(file, CHILD);
-    let r;
-    try {
-      r = spawnSync(runtime, [file], { encoding: 'utf8', timeout: 60_000 });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-    assert.equal(r.status, 0, r.stderr);
-    const seen = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { thread: string; freeBefore: number; freeAfter: number; used: number; kept: number });
-    assert.deepEqual(seen.map((s) => s.thread), ['main', 'worker']);
+    const seen = seenInMainAndWorker<{ freeBefore: number; freeAfter: number; used: number; kept: number }>(runtime, CHILD);
     for (const s of seen) {
       const at = `${name}, ${s.thread}: old space free ${(s.freeBefore / MB).toFixed(1)} -> ${(s.freeAfter / MB).toFixed(1)} MB, ${(s.used / MB).toFixed(1)} MB used`;
       assert.equal(s.kept, 150_000);

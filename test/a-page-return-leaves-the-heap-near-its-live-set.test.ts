@@ -7,11 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seenInMainAndWorker } from './helpers/thread-child.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE_RETURN = new URL('../src/page-return.js', import.meta.url).href;
@@ -39,7 +38,6 @@ const MAX_HELD_ABOVE_LIVE_MB = 12;
 const MIN_RSS_RETURNED_MB = 60;
 
 const CHILD = `
-import { isMainThread, Worker, parentPort } from 'node:worker_threads';
 import { runInNewContext } from 'node:vm';
 const { returnPagesNow, threadProbe } = await import(${JSON.stringify(PAGE_RETURN)});
 const { keepHeapsSmall } = await import(${JSON.stringify(HEAP_GROWTH)});
@@ -62,28 +60,12 @@ while (rssBefore - rssAfter < ${MIN_RSS_RETURNED_MB} * 1048576 && Date.now() < d
 }
 const { getHeapStatistics } = await import('node:v8');
 const live = process.versions.bun ? (await import('bun:jsc')).heapStats().heapSize : getHeapStatistics().used_heap_size;
-const seen = { thread: isMainThread ? 'main' : 'worker', before, after, rssReturned: rssBefore - rssAfter, live, kept: keep.length, globalGc: typeof globalThis.gc, newContextGc: runInNewContext('typeof gc') };
-if (isMainThread) {
-  process.stdout.write(JSON.stringify(seen) + '\\n');
-  const w = new Worker(new URL(import.meta.url));
-  w.on('message', (m) => process.stdout.write(JSON.stringify(m) + '\\n'));
-} else parentPort.postMessage(seen);
+const seen = { before, after, rssReturned: rssBefore - rssAfter, live, kept: keep.length, globalGc: typeof globalThis.gc, newContextGc: runInNewContext('typeof gc') };
 `;
 
 for (const [name, runtime] of RUNTIMES) {
   test(`a page return leaves the heap near its live set (${name}, main thread and a worker)`, { skip: existsSync(runtime) ? false : `${runtime} is not installed` }, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gardener-pages-'));
-    const file = join(dir, 'child.mjs');
-    writeFileSync(file, CHILD);
-    let r;
-    try {
-      r = spawnSync(runtime, [file], { encoding: 'utf8', timeout: 60_000 });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-    assert.equal(r.status, 0, r.stderr);
-    const seen = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { thread: string; before: number; after: number; rssReturned: number; live: number; kept: number; globalGc: string; newContextGc: string });
-    assert.deepEqual(seen.map((s) => s.thread), ['main', 'worker']);
+    const seen = seenInMainAndWorker<{ before: number; after: number; rssReturned: number; live: number; kept: number; globalGc: string; newContextGc: string }>(runtime, CHILD);
     for (const s of seen) {
       const at = `${name}, ${s.thread}: heap ${(s.before / MB).toFixed(1)} -> ${(s.after / MB).toFixed(1)} MB, live ${(s.live / MB).toFixed(1)} MB`;
       assert.equal(s.kept, 20_000);
