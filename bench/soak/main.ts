@@ -12,7 +12,7 @@
  *   --peak-tolerance-mb N  a last-third value above the earlier peak by more is a new peak (default 1)
  *   --seek-ratio N     seek p99 over the soak against idle (default 2, issue 31)
  *   --out FILE         the JSON report (default soak-report.json in the temp folder, kept)
- *   --write-doc        docs/reliability.md's soak section and docs/soak-rss.svg
+ *   --write-doc        its section of docs/reliability.md (one per watch backend and runtime) and its plot, docs/soak-rss-*.svg
  *   --keep             keep the temporary folder (home, trees)
  *   --rejudge FILE     no run: judge a report a soak wrote again (a judge that changed since),
  *                      print it, and with --write-doc write its section

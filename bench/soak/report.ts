@@ -1,20 +1,29 @@
 /**
  * What a soak leaves behind: the JSON report (everything it recorded and judged), and with
  * --write-doc the soak's section of docs/reliability.md (between its two markers, the rest of
- * the file untouched) and docs/soak-rss.svg, RSS and the heaps over time.
+ * the file untouched; one per watch backend and runtime) and its plot docs/soak-rss-*.svg, RSS
+ * and the heaps over time.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sample } from './sampler.js';
 import type { PageReturnsJson } from './owner-process.js';
 import type { Verdicts } from './verdict.js';
+import { slopePer10Min } from './judge.js';
 import { ZOMBIE_GRACE_MS } from './proc-tree.js';
 import type { WorkloadResult } from './workload.js';
 
-/** The section's markers and plot, one of each per watch backend (a run replaces its own). */
-export const docBegin = (watch: string) => `<!-- soak:begin ${watch} (written by \`npm run soak -- --write-doc\`) -->`;
-export const docEnd = (watch: string) => `<!-- soak:end ${watch} -->`;
-export const svgName = (watch: string) => `soak-rss-${watch.replace(/[^a-z]+/g, '-')}.svg`;
+/** The section's markers and plot, one of each per watch backend and runtime (a run replaces its own). */
+export const docBegin = (key: string) => `<!-- soak:begin ${key} (written by \`npm run soak -- --write-doc\`) -->`;
+export const docEnd = (key: string) => `<!-- soak:end ${key} -->`;
+export const svgName = (key: string) => `soak-rss-${key.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.svg`;
+
+/** The runtime a report ran on, as people name it: "Bun", or Node and its major version ("Node 20"). */
+export const runtimeLabel = (c: Pick<SoakReport['config'], 'runtime' | 'runtimeVersion'>) =>
+  c.runtime === 'Bun' ? 'Bun' : `Node ${c.runtimeVersion.replace(/^v/, '').split('.')[0]}`;
+
+/** Which section of docs/reliability.md a run writes: its watch backend and runtime ("native, Node 24"). */
+export const sectionKey = (c: Pick<SoakReport['config'], 'watchBackend' | 'runtime' | 'runtimeVersion'>) => `${c.watchBackend}, ${runtimeLabel(c)}`;
 
 export interface SoakReport {
   config: { minutes: number; runtime: string; runtimeVersion: string; watchBackend: string; seed: number; baseFiles: number; treeSitterFiles: number; plainFiles: number; startedAt: string; machine: string; bounds: Record<string, number>; glibcTunables?: string | null };
@@ -88,8 +97,8 @@ export function renderDocSection(r: SoakReport): string {
   const reaped = r.samples.reduce((n, s) => n + (s.zombiesReaped ?? 0), 0);
   const byTransport = (rec: Record<string, number>) => Object.entries(rec).map(([k, n]) => `${k} ${n}`).join(', ');
   const lines = [
-    docBegin(c.watchBackend),
-    `## The soak: an owner through a working day (${c.watchBackend} watcher)`,
+    docBegin(sectionKey(c)),
+    `## The soak: an owner through a working day (${c.watchBackend} watcher, ${runtimeLabel(c)})`,
     '',
     `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''}${c.runtime === 'Bun' ? ' --runtime node_modules/.bin/bun' : ''} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}${c.glibcTunables ? `, \`GLIBC_TUNABLES=${c.glibcTunables}\` as its service unit sets it` : ''}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
       `Three brains, armed and watched: a git repository of ${c.baseFiles} files in five languages, a git repository of ${c.treeSitterFiles} files in tree-sitter languages (C, C#, Kotlin, Ruby) and a folder of ${c.plainFiles} files that is no git work tree. ` +
@@ -100,13 +109,13 @@ export function renderDocSection(r: SoakReport): string {
     `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples; a zombie counts when it is still one ${ZOMBIE_GRACE_MS / 1000} s after the reading, and ${reaped} seen were reaped within that). ` +
       `Memory is judged after a warm-up of ${(v.warmupMs / 60_000).toFixed(1)} minutes (5 minutes for 30 or more, else a sixth of the run); levels are read with no session open and the brains settled (backlog 0, no tick), after each round.`,
     '',
-    `![The owner's RSS and heaps over the soak](${svgName(c.watchBackend)})`,
+    `![The owner's RSS and heaps over the soak](${svgName(sectionKey(c))})`,
     '',
     '| memory (after the warm-up) | slope, MB / 10 min | peak before the last third, MB | peak in the last third, MB | target (≤ ' + r.config.bounds.maxSlopeMb + ', no new peak) |',
     '| --- | --- | --- | --- | --- |',
     ...mem,
     '',
-    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.${pageReturnsLine(r.samples)}`,
+    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.${pageReturnsLine(r.samples)}${outsideHeapsLine(r.samples, v.warmupMs)}`,
     '',
     '| count with no session open | its level (median of the first 5 quiet readings after the warm-up) | at the end | target (back to its level) |',
     '| --- | --- | --- | --- |',
@@ -123,9 +132,27 @@ export function renderDocSection(r: SoakReport): string {
     `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.`,
     '',
     v.missed.length ? `Missed: ${v.missed.join('; ')}.` : 'Every target met.',
-    docEnd(c.watchBackend),
+    docEnd(sectionKey(c)),
   ];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Where RSS went beside the judged heaps, as information: each thread's external memory
+ * (ArrayBuffers, WebAssembly: a grammar's memory never shrinks) and what is left of RSS past
+ * the heaps and external memory read (SQLite's caches, malloc's arenas, code, the pool's other
+ * threads), as slopes after the warm-up.
+ */
+function outsideHeapsLine(samples: readonly Sample[], warmupMs: number): string {
+  const judged = samples.filter((s) => s.t >= warmupMs && s.externalMb && s.mainHeapMb !== null);
+  if (judged.length < 2) return '';
+  const slope = (pick: (s: Sample) => number | null) => f2(slopePer10Min(judged.flatMap((s) => { const v = pick(s); return v === null ? [] : [{ t: s.t, v }]; })));
+  const rest = (s: Sample) => s.rssMb - (s.mainHeapMb ?? 0) - (s.poolHeapMb ?? 0) - (s.writersHeapMb ?? 0) - s.externalMb!.main - (s.externalMb!.pool ?? 0) - (s.externalMb!.writers ?? 0);
+  const last = judged[judged.length - 1]!;
+  return (
+    ` Outside the heaps (information, MB / 10 min after the warm-up): external memory of the main thread ${slope((s) => s.externalMb!.main)}, a pool thread ${slope((s) => s.externalMb!.pool)}, the store writers ${slope((s) => s.externalMb!.writers)}` +
+    ` (${f1(last.externalMb!.main)}, ${f1(last.externalMb!.pool)} and ${f1(last.externalMb!.writers)} MB at the end); RSS less the heaps and external memory read ${slope(rest)} (${f1(rest(last))} MB at the end: SQLite's caches, malloc's arenas, code, the other pool threads).`
+  );
 }
 
 /** What the threads' page returns (src/page-return.ts) came to, from the last sample that carries them. */
@@ -150,10 +177,10 @@ export function writeDoc(root: string, r: SoakReport): void {
   const docPath = join(root, 'docs', 'reliability.md');
   const section = renderDocSection(r);
   const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
-  const w = r.config.watchBackend;
-  const a = doc.indexOf(docBegin(w));
-  const b = doc.indexOf(docEnd(w));
-  const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + docEnd(w).length + 1) : doc.replace(/\n*$/, '\n\n') + section;
+  const key = sectionKey(r.config);
+  const a = doc.indexOf(docBegin(key));
+  const b = doc.indexOf(docEnd(key));
+  const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + docEnd(key).length + 1) : doc.replace(/\n*$/, '\n\n') + section;
   writeFileSync(docPath, next);
-  writeFileSync(join(root, 'docs', svgName(w)), renderSvg(r.samples, r.verdicts.warmupMs));
+  writeFileSync(join(root, 'docs', svgName(key)), renderSvg(r.samples, r.verdicts.warmupMs));
 }

@@ -20,6 +20,8 @@ export interface Sample {
   mainUsedMb?: number;
   poolHeapMb: number | null;
   writersHeapMb: number | null;
+  /** Memory outside each heap its engine counts (ArrayBuffers, WebAssembly memory), in MB: main, one pool thread, the writers summed. */
+  externalMb?: { main: number; pool: number | null; writers: number | null };
   fds: number;
   threads: number;
   watches: number;
@@ -76,6 +78,7 @@ export class Sampler {
       let writersHeapMb: number | null = null;
       let backlog: number | null = null;
       let pageReturns: Sample['pageReturns'];
+      let externalMb: Sample['externalMb'];
       try {
         const s = await this.owner.status();
         const h = s.heaps;
@@ -85,6 +88,7 @@ export class Sampler {
           poolHeapMb = h.pool ? h.pool.heap / MB : null;
           const w = Object.values(h.writers);
           writersHeapMb = w.length ? w.reduce((a, x) => a + x.heap, 0) / MB : null;
+          externalMb = { main: h.main.external / MB, pool: h.pool ? h.pool.external / MB : null, writers: w.length ? w.reduce((a, x) => a + x.external, 0) / MB : null };
           if (h.main.returns !== undefined) {
             const writers = { count: 0, ms: 0 };
             for (const x of w) {
@@ -106,6 +110,7 @@ export class Sampler {
         ...(mainUsedMb === undefined ? {} : { mainUsedMb }),
         poolHeapMb,
         writersHeapMb,
+        ...(externalMb ? { externalMb } : {}),
         fds: c.owner.fds,
         threads: c.owner.threads,
         watches: c.watches,
