@@ -26,7 +26,7 @@ function samples(): Sample[] {
   });
 }
 
-function report(runtime: string, runtimeVersion: string): SoakReport {
+function report(runtime: string, runtimeVersion: string, runtimeArg: string | null = null): SoakReport {
   const s = samples();
   const bounds = { maxSlopeMb: 2, peakToleranceMb: 1, seekRatioMax: 2, fdSlack: 2, watchSlack: 2, threadSlack: 2 };
   const verdicts = judgeSoak({
@@ -34,7 +34,7 @@ function report(runtime: string, runtimeVersion: string): SoakReport {
     backlogEnd: 0, ownerExit: { code: 0, signal: null }, bounds,
   });
   return {
-    config: { minutes: 30, runtime, runtimeVersion, watchBackend: 'native', seed: 1, baseFiles: 3000, treeSitterFiles: 400, plainFiles: 200, startedAt: '2026-12-04T00:00:00Z', machine: 'test', bounds },
+    config: { minutes: 30, runtime, runtimeVersion, runtimeArg, watchBackend: 'native', seed: 1, baseFiles: 3000, treeSitterFiles: 400, plainFiles: 200, startedAt: '2026-12-04T00:00:00Z', machine: 'test', bounds },
     brains: [], idleSeekMs: [1, 2, 3], samples: s,
     workload: { rounds: 1, sessionsOpened: {}, killedMidCall: {}, probeSeeks: 3, calls: 0, callsFailed: 0 } as unknown as SoakReport['workload'],
     alerts: [], ownerWarnings: [], verdicts,
@@ -46,13 +46,15 @@ test('a run on another runtime writes a section of its own and leaves the others
   mkdirSync(join(root, 'docs'));
   writeFileSync(join(root, 'docs', 'reliability.md'), '# Reliability\n\nBefore the soaks.\n');
   writeDoc(root, report('Node', 'v20.18.0'));
-  writeDoc(root, report('Node', 'v24.11.1'));
+  writeDoc(root, report('Node', 'v24.11.1', 'node_modules/node/bin/node'));
   writeDoc(root, report('Node', 'v20.19.2'));
   const doc = readFileSync(join(root, 'docs', 'reliability.md'), 'utf8');
   assert.match(doc, /^# Reliability\n\nBefore the soaks\.\n/);
   assert.equal(doc.match(/soak:begin native, Node 20 /g)?.length, 1, 'the second Node 20 run replaced the first');
   assert.equal(doc.match(/soak:begin native, Node 24 /g)?.length, 1, 'the Node 24 run kept its own');
   assert.match(doc, /## The soak: an owner through a working day \(native watcher, Node 24\)/);
+  assert.match(doc, /`npm run soak -- --minutes 30 --runtime node_modules\/node\/bin\/node --write-doc`/, 'the command runs it again on its runtime');
+  assert.match(doc, /`npm run soak -- --minutes 30 --write-doc` \(bench\/soak\/\): one `gardener serve` \(Node v20/);
   assert.ok(doc.indexOf('native, Node 20 (') < doc.indexOf('native, Node 24 ('), 'a replaced section stays where it was');
   assert.deepEqual(readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.svg')).sort(), ['soak-rss-native-node-20.svg', 'soak-rss-native-node-24.svg']);
 });

@@ -23,7 +23,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, hostname, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, startOwner, type OwnerProcess } from './owner-process.js';
 import { Sampler } from './sampler.js';
@@ -56,6 +56,8 @@ interface Options {
   minutes: number;
   watch: 'native' | 'fs.watch';
   runtime: string;
+  /** --runtime as the command line gave it, else null (the soak's own runtime, or Bun for fs.watch). */
+  runtimeArg: string | null;
   baseFiles: number;
   seed: number;
   maxSlopeMb: number;
@@ -68,7 +70,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, peakToleranceMb: PEAK_TOLERANCE_MB, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false, rejudge: null };
+  const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, runtimeArg: null, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, peakToleranceMb: PEAK_TOLERANCE_MB, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false, rejudge: null };
   let runtimeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -89,6 +91,7 @@ function parseArgs(argv: string[]): Options {
       o.watch = w;
     } else if (a === '--runtime') {
       o.runtime = next();
+      o.runtimeArg = o.runtime;
       runtimeGiven = true;
     } else if (a === '--base-files') o.baseFiles = Math.round(num());
     else if (a === '--seed') o.seed = Math.round(num());
@@ -257,6 +260,7 @@ async function main(): Promise<number> {
         minutes: o.minutes,
         runtime: o.runtime.includes('bun') ? 'Bun' : 'Node',
         runtimeVersion: execFileSync(o.runtime, ['--version'], { encoding: 'utf8' }).trim(),
+        runtimeArg: o.runtimeArg === null || !o.runtimeArg.includes('/') ? o.runtimeArg : relative(process.cwd(), resolve(o.runtimeArg)),
         watchBackend: o.watch,
         seed: o.seed,
         baseFiles: o.baseFiles,

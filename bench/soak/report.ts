@@ -22,11 +22,14 @@ export const svgName = (key: string) => `soak-rss-${key.toLowerCase().replace(/[
 export const runtimeLabel = (c: Pick<SoakReport['config'], 'runtime' | 'runtimeVersion'>) =>
   c.runtime === 'Bun' ? 'Bun' : `Node ${c.runtimeVersion.replace(/^v/, '').split('.')[0]}`;
 
+/** The --runtime a run's command needs to run again: as given, or Bun's when a report written before kept none. */
+const runtimeOption = (c: SoakReport['config']) => (c.runtimeArg ? ` --runtime ${c.runtimeArg}` : c.runtime === 'Bun' ? ' --runtime node_modules/.bin/bun' : '');
+
 /** Which section of docs/reliability.md a run writes: its watch backend and runtime ("native, Node 24"). */
 export const sectionKey = (c: Pick<SoakReport['config'], 'watchBackend' | 'runtime' | 'runtimeVersion'>) => `${c.watchBackend}, ${runtimeLabel(c)}`;
 
 export interface SoakReport {
-  config: { minutes: number; runtime: string; runtimeVersion: string; watchBackend: string; seed: number; baseFiles: number; treeSitterFiles: number; plainFiles: number; startedAt: string; machine: string; bounds: Record<string, number>; glibcTunables?: string | null };
+  config: { minutes: number; runtime: string; runtimeVersion: string; runtimeArg?: string | null; watchBackend: string; seed: number; baseFiles: number; treeSitterFiles: number; plainFiles: number; startedAt: string; machine: string; bounds: Record<string, number>; glibcTunables?: string | null };
   brains: { kind: string; id: string; files: number; watchBackend: string }[];
   idleSeekMs: number[];
   samples: Sample[];
@@ -100,7 +103,7 @@ export function renderDocSection(r: SoakReport): string {
     docBegin(sectionKey(c)),
     `## The soak: an owner through a working day (${c.watchBackend} watcher, ${runtimeLabel(c)})`,
     '',
-    `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''}${c.runtime === 'Bun' ? ' --runtime node_modules/.bin/bun' : ''} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}${c.glibcTunables ? `, \`GLIBC_TUNABLES=${c.glibcTunables}\` as its service unit sets it` : ''}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
+    `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''}${runtimeOption(c)} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}${c.glibcTunables ? `, \`GLIBC_TUNABLES=${c.glibcTunables}\` as its service unit sets it` : ''}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
       `Three brains, armed and watched: a git repository of ${c.baseFiles} files in five languages, a git repository of ${c.treeSitterFiles} files in tree-sitter languages (C, C#, Kotlin, Ruby) and a folder of ${c.plainFiles} files that is no git work tree. ` +
       `${calls.rounds} rounds: sessions came and went over the stdio proxy, the socket, Streamable HTTP and REST (opened: ${byTransport(calls.sessionsOpened)}; killed in the middle of a call: ${byTransport(calls.killedMidCall)}), ` +
       `${calls.calls} tool calls (seek, refs, impact, delegate, remember, notes) of which ${calls.callsFailed} failed; one burst a round (1, 10, 100 or 1000 files edited, added and deleted) on each brain in turn, with renames, a file growing past the 1 MiB per-file bound and shrinking back, branch switches, rebases and a \`git gc\` among them, ` +
