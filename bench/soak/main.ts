@@ -71,7 +71,6 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { minutes: 30, watch: 'native', runtime: process.execPath, runtimeArg: null, baseFiles: 3000, seed: 20261203, maxSlopeMb: FLAT_SLOPE_MB_PER_10_MIN, peakToleranceMb: PEAK_TOLERANCE_MB, seekRatio: SEEK_P99_RATIO_MAX, out: null, writeDoc: false, keep: false, rejudge: null };
-  let runtimeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = () => {
@@ -92,7 +91,6 @@ function parseArgs(argv: string[]): Options {
     } else if (a === '--runtime') {
       o.runtime = next();
       o.runtimeArg = o.runtime;
-      runtimeGiven = true;
     } else if (a === '--base-files') o.baseFiles = Math.round(num());
     else if (a === '--seed') o.seed = Math.round(num());
     else if (a === '--max-slope-mb') o.maxSlopeMb = num();
@@ -104,7 +102,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--rejudge') o.rejudge = resolve(next());
     else throw new Error(`soak: unknown option ${a}`);
   }
-  if (o.watch === 'fs.watch' && !runtimeGiven) o.runtime = join(ROOT, 'node_modules', '.bin', 'bun');
+  if (o.watch === 'fs.watch' && o.runtimeArg === null) o.runtime = join(ROOT, 'node_modules', '.bin', 'bun');
   return o;
 }
 

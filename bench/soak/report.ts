@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sample } from './sampler.js';
 import type { PageReturnsJson } from './owner-process.js';
-import type { Verdicts } from './verdict.js';
+import { series, type Verdicts } from './verdict.js';
 import { slopePer10Min } from './judge.js';
 import { ZOMBIE_GRACE_MS } from './proc-tree.js';
 import type { WorkloadResult } from './workload.js';
@@ -22,8 +22,8 @@ export const svgName = (key: string) => `soak-rss-${key.toLowerCase().replace(/[
 export const runtimeLabel = (c: Pick<SoakReport['config'], 'runtime' | 'runtimeVersion'>) =>
   c.runtime === 'Bun' ? 'Bun' : `Node ${c.runtimeVersion.replace(/^v/, '').split('.')[0]}`;
 
-/** The --runtime a run's command needs to run again: as given, or Bun's when a report written before kept none. */
-const runtimeOption = (c: SoakReport['config']) => (c.runtimeArg ? ` --runtime ${c.runtimeArg}` : c.runtime === 'Bun' ? ' --runtime node_modules/.bin/bun' : '');
+/** The --runtime a run's command needs to run again: as it was given (--watch fs.watch alone runs Bun). */
+const runtimeOption = (c: SoakReport['config']) => (c.runtimeArg ? ` --runtime ${c.runtimeArg}` : '');
 
 /** Which section of docs/reliability.md a run writes: its watch backend and runtime ("native, Node 24"). */
 export const sectionKey = (c: Pick<SoakReport['config'], 'watchBackend' | 'runtime' | 'runtimeVersion'>) => `${c.watchBackend}, ${runtimeLabel(c)}`;
@@ -149,7 +149,7 @@ export function renderDocSection(r: SoakReport): string {
 function outsideHeapsLine(samples: readonly Sample[], warmupMs: number): string {
   const judged = samples.filter((s) => s.t >= warmupMs && s.externalMb && s.mainHeapMb !== null);
   if (judged.length < 2) return '';
-  const slope = (pick: (s: Sample) => number | null) => f2(slopePer10Min(judged.flatMap((s) => { const v = pick(s); return v === null ? [] : [{ t: s.t, v }]; })));
+  const slope = (pick: (s: Sample) => number | null) => f2(slopePer10Min(series(judged, pick)));
   const rest = (s: Sample) => s.rssMb - (s.mainHeapMb ?? 0) - (s.poolHeapMb ?? 0) - (s.writersHeapMb ?? 0) - s.externalMb!.main - (s.externalMb!.pool ?? 0) - (s.externalMb!.writers ?? 0);
   const last = judged[judged.length - 1]!;
   return (

@@ -32,7 +32,8 @@ export interface Verdicts {
   missed: string[];
 }
 
-const series = (samples: readonly Sample[], pick: (s: Sample) => number | null): Point[] =>
+/** One figure of the samples over time, the samples that lack it left out (the report reads them too). */
+export const series = (samples: readonly Sample[], pick: (s: Sample) => number | null): Point[] =>
   samples.flatMap((s) => {
     const v = pick(s);
     return v === null ? [] : [{ t: s.t, v }];
