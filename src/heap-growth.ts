@@ -14,11 +14,14 @@
  * threads bound theirs with `resourceLimits`, src/pool/worker-pool.ts), but V8 reads these two
  * flags each time it sizes a heap, so setting them at run time works; they are process-wide,
  * so the worker threads follow them too, below their own caps. On Node 20 starting a worker
- * thread puts them back to V8's defaults for the whole process (the command line's too), so
- * every worker entry sets them again when it loads (workers/*.ts), and the pool loads its
- * hash+extract entry as each thread starts. Bun runs JavaScriptCore, which has no such flags.
+ * thread puts them back to V8's defaults for the whole process (the command line's too), so the
+ * module each thread starts with sets them again before the rest of the thread's modules load
+ * (workers/pool-thread.ts, workers/store-writer-thread.ts), as the CLI sets them before it loads
+ * the rest (src/cli/main.ts): loading a module graph allocates enough to grow a young generation
+ * under V8's defaults, and on Node 20 a collection does not shrink it again. Bun runs
+ * JavaScriptCore, which has no such flags.
  *
- * Imported by the CLI and the worker entries: it imports nothing but node:v8.
+ * Imported first by the CLI and by each thread: it imports nothing but node:v8.
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -20,11 +20,8 @@ import { AbortedError } from '../src/errors.js';
 import { throwsWhole } from '../src/pool/error-wire.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type MineHistoryTask, type ResolveCommitTask } from './types.js';
 import { isMainThread } from 'node:worker_threads';
-import { keepHeapsSmall } from '../src/heap-growth.js';
 import { keepPagesReturned } from '../src/page-return.js';
 
-// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
-keepHeapsSmall();
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
 
 // A pool thread works below the main thread's priority (src/pool/thread-priority.ts); its gits inherit it.

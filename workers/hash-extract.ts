@@ -16,13 +16,11 @@ import { Piscina } from 'piscina';
 import { hashAndExtract } from '../src/ingest/hash-extract.js';
 import { runtimeStarted, treeSitterMemoryBytes } from '../src/ingest/tree-sitter/index.js';
 import { summarize, textBuffers, threadHeap, type FileResult, type HashExtractDelivered, type HashExtractDeliverTask, type HashExtractOutput, type PoolHashExtractTask, type ThreadHeap } from './types.js';
-import { keepHeapsSmall, onBun } from '../src/heap-growth.js';
+import { onBun } from '../src/heap-growth.js';
 import { collectIfGrown } from '../src/bun-heap.js';
 import { keepPagesReturned } from '../src/page-return.js';
 import { isMainThread } from 'node:worker_threads';
 
-// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
-keepHeapsSmall();
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
 import { giveWay } from '../src/pool/request-gate.js';
 import { throwsWhole } from '../src/pool/error-wire.js';

@@ -11,7 +11,6 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { nodeEndpoint } from '../src/pool/node-endpoint.js';
-import { keepHeapsSmall } from '../src/heap-growth.js';
 import { keepPagesReturned } from '../src/page-return.js';
 import { realTimers, type Timers } from '../src/timers.js';
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
@@ -387,8 +386,8 @@ function honestFailures(writer: StoreWriter): StoreWriter {
   });
 }
 
-// Starting this thread put the process's heap flags back to V8's defaults on Node 20.
-keepHeapsSmall();
+// In a thread it answers on the port it was started with (by workers/store-writer-thread.ts,
+// which set the heap flags first).
 if (parentPort) {
   // The writer works below the main thread's priority (src/pool/thread-priority.ts).
   yieldToMainThread();

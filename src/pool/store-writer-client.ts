@@ -24,7 +24,8 @@ export interface StoreWriterClientOptions {
   callTimeoutMs?: number;
 }
 
-const WORKER_URL = new URL('../../workers/store-writer.js', import.meta.url);
+/** The module the store writer's thread starts with: it sets the heap flags, then loads the writer. */
+export const WRITER_THREAD_URL = new URL('../../workers/store-writer-thread.js', import.meta.url);
 
 interface Live {
   worker: Worker;
@@ -127,7 +128,7 @@ export class StoreWriterClient {
   #ensure(): Live {
     if (this.#closed) throw new WorkerCrashedError('store-writer (closed)');
     if (this.#live) return this.#live;
-    const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_RESOURCE_LIMITS });
+    const worker = new Worker(WRITER_THREAD_URL, { resourceLimits: WORKER_RESOURCE_LIMITS });
     const remote = Comlink.wrap<StoreWriter>(nodeEndpoint(worker));
     const waiting = new Set<(err: WorkerCrashedError) => void>();
     const opened = remote.open(this.file);

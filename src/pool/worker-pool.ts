@@ -149,6 +149,8 @@ export interface WorkerPoolOptions {
 
 const DETECT_FILE = fileURLToPath(new URL('../../workers/detect.js', import.meta.url));
 const HASH_FILE = fileURLToPath(new URL('../../workers/hash-extract.js', import.meta.url));
+/** The module each pool thread starts with: it sets the heap flags, then loads HASH_FILE. */
+export const POOL_THREAD_FILE = fileURLToPath(new URL('../../workers/pool-thread.js', import.meta.url));
 
 export class WorkerPool {
   readonly maxThreads: number;
@@ -277,7 +279,7 @@ export class WorkerPool {
     this.#pool ??= startPiscina({
       ...piscinaOptions(this.maxThreads),
       // Loaded as each thread starts, so the thread sets the heap flags again at once (src/heap-growth.ts).
-      filename: HASH_FILE,
+      filename: POOL_THREAD_FILE,
     });
     return this.#pool;
   }
