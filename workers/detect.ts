@@ -21,7 +21,6 @@ import { throwsWhole } from '../src/pool/error-wire.js';
 import { DETECT_TASK_TIMEOUT_MS, type DetectResult, type DetectTask, type MineHistoryTask, type ResolveCommitTask } from './types.js';
 import { isMainThread } from 'node:worker_threads';
 import { keepPagesReturned } from '../src/page-return.js';
-
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
 
 // A pool thread works below the main thread's priority (src/pool/thread-priority.ts); its gits inherit it.

@@ -20,7 +20,6 @@ import { onBun } from '../src/heap-growth.js';
 import { collectIfGrown } from '../src/bun-heap.js';
 import { keepPagesReturned } from '../src/page-return.js';
 import { isMainThread } from 'node:worker_threads';
-
 import { yieldToMainThread } from '../src/pool/thread-priority.js';
 import { giveWay } from '../src/pool/request-gate.js';
 import { throwsWhole } from '../src/pool/error-wire.js';
