@@ -149,7 +149,7 @@ export function renderDocSection(r: SoakReport): string {
 function outsideHeapsLine(samples: readonly Sample[], warmupMs: number): string {
   const judged = samples.filter((s) => s.t >= warmupMs && s.externalMb && s.mainHeapMb !== null);
   if (judged.length < 2) return '';
-  const slope = (pick: (s: Sample) => number | null) => f2(slopePer10Min(series(judged, pick)));
+  const slope = (pick: (s: Sample) => number | null) => slopeText(judged, pick);
   const rest = (s: Sample) => s.rssMb - (s.mainHeapMb ?? 0) - (s.poolHeapMb ?? 0) - (s.writersHeapMb ?? 0) - s.externalMb!.main - (s.externalMb!.pool ?? 0) - (s.externalMb!.writers ?? 0);
   const last = judged[judged.length - 1]!;
   return (
@@ -158,7 +158,9 @@ function outsideHeapsLine(samples: readonly Sample[], warmupMs: number): string 
   );
 }
 
-/** What the threads' page returns (src/page-return.ts) came to, from the last sample that carries them. */
+/** One figure's least-squares slope over `samples`, in MB per 10 minutes, as the report prints it. */
+const slopeText = (samples: readonly Sample[], pick: (s: Sample) => number | null) => f2(slopePer10Min(series(samples, pick)));
+
 /**
  * The slope of RSS and of the main thread's heap in each half of the judged time, as
  * information: an owner that climbs to its working set and stays there reads apart from one that
@@ -170,10 +172,11 @@ function halvesLine(samples: readonly Sample[], warmupMs: number): string {
   if (judged.length < 4) return '';
   const middle = (judged[0]!.t + judged[judged.length - 1]!.t) / 2;
   const halves = [judged.filter((s) => s.t < middle), judged.filter((s) => s.t >= middle)];
-  const slopes = (pick: (s: Sample) => number | null) => halves.map((h) => f2(slopePer10Min(series(h, pick)))).join(' then ');
+  const slopes = (pick: (s: Sample) => number | null) => halves.map((h) => slopeText(h, pick)).join(' then ');
   return ` In each half of the judged time (information, MB / 10 min): RSS ${slopes((s) => s.rssMb)}, main thread heap ${slopes((s) => s.mainHeapMb)}.`;
 }
 
+/** What the threads' page returns (src/page-return.ts) came to, from the last sample that carries them. */
 function pageReturnsLine(samples: readonly Sample[]): string {
   const last = samples.findLast((s) => s.pageReturns)?.pageReturns;
   if (!last) return '';
