@@ -110,7 +110,7 @@ const log = (line: string) => process.stderr.write(`${new Date().toISOString().s
 
 /** Judges a written report again: its samples, tokens and seeks, under its own bounds. */
 function rejudge(o: Options): number {
-  const saved = JSON.parse(readFileSync(o.rejudge!, 'utf8')) as SoakReport & { probeSeekMs: number[] };
+  const saved = JSON.parse(readFileSync(o.rejudge!, 'utf8')) as SoakReport & { probeSeekMs: number[]; probeSeekAt?: number[] };
   const c = saved.config;
   const saidBounds = c.bounds as unknown as Partial<Bounds>;
   const bounds = { ...saidBounds, peakToleranceMb: saidBounds.peakToleranceMb ?? PEAK_TOLERANCE_MB } as Bounds;
@@ -127,7 +127,7 @@ function rejudge(o: Options): number {
     bounds,
   });
   const report: SoakReport = { ...saved, config: { ...c, bounds: { ...bounds } }, verdicts };
-  writeFileSync(o.rejudge!, JSON.stringify({ ...report, probeSeekMs: saved.probeSeekMs, calls: (saved as unknown as { calls: unknown }).calls }, null, 1));
+  writeFileSync(o.rejudge!, JSON.stringify({ ...report, probeSeekMs: saved.probeSeekMs, probeSeekAt: saved.probeSeekAt, calls: (saved as unknown as { calls: unknown }).calls }, null, 1));
   if (o.writeDoc) writeDoc(ROOT, report);
   printSummary(report, o.rejudge!);
   for (const m of verdicts.missed) console.log(`MISSED: ${m}`);
@@ -252,7 +252,7 @@ async function main(): Promise<number> {
     const ownerExit = await owner.stop();
     const bounds: Bounds = { maxSlopeMb: o.maxSlopeMb, peakToleranceMb: o.peakToleranceMb, seekRatioMax: o.seekRatio, fdSlack: 8, watchSlack: 16, threadSlack: 4 };
     const verdicts = judgeSoak({ runMs, samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, bounds });
-    const { probeSeekMs, calls, ...rest } = workload.result;
+    const { probeSeekMs, probeSeekAt, calls, ...rest } = workload.result;
     const report: SoakReport = {
       config: {
         minutes: o.minutes,
@@ -278,7 +278,7 @@ async function main(): Promise<number> {
       verdicts,
     };
     const out = o.out ?? join(o.keep ? dir : tmpdir(), `gardener-soak-${Date.now()}.json`);
-    writeFileSync(out, JSON.stringify({ ...report, probeSeekMs: probeSeekMs.map((ms) => Math.round(ms * 100) / 100), calls }, null, 1));
+    writeFileSync(out, JSON.stringify({ ...report, probeSeekMs: probeSeekMs.map((ms) => Math.round(ms * 100) / 100), probeSeekAt, calls }, null, 1));
     if (o.writeDoc) writeDoc(ROOT, report);
     printSummary(report, out);
     for (const m of verdicts.missed) console.log(`MISSED: ${m}`);

@@ -33,7 +33,7 @@ export interface SoakReport {
   brains: { kind: string; id: string; files: number; watchBackend: string }[];
   idleSeekMs: number[];
   samples: Sample[];
-  workload: Omit<WorkloadResult, 'probeSeekMs' | 'calls'> & { probeSeeks: number; calls: number; callsFailed: number };
+  workload: Omit<WorkloadResult, 'probeSeekMs' | 'probeSeekAt' | 'calls'> & { probeSeeks: number; calls: number; callsFailed: number };
   alerts: { brain: string; alerts: unknown }[];
   ownerWarnings: { at: number; level: string; msg: string; brain?: string; error?: string }[];
   verdicts: Verdicts;

@@ -23,7 +23,7 @@ export interface ProberSetup {
 type Request = { op: 'idle'; count: number; warmup: number } | { op: 'start' } | { op: 'stop' };
 type Reply =
   | { op: 'idle'; ms: number[]; error?: string }
-  | { op: 'stopped'; ms: number[]; failures: string[] };
+  | { op: 'stopped'; ms: number[]; at: number[]; failures: string[] };
 
 /** The soak's handle on the prober thread. */
 export class SeekProber {
@@ -40,7 +40,7 @@ export class SeekProber {
     this.#worker.on('error', (err) => {
       const w = this.#waiting;
       this.#waiting = undefined;
-      w?.({ op: 'stopped', ms: [], failures: [`the prober thread failed: ${err.message}`] });
+      w?.({ op: 'stopped', ms: [], at: [], failures: [`the prober thread failed: ${err.message}`] });
     });
   }
 
@@ -62,11 +62,11 @@ export class SeekProber {
     this.#worker.postMessage({ op: 'start' } satisfies Request);
   }
 
-  /** Stops probing; what the probes measured, and why any failed. */
-  async stop(): Promise<{ ms: number[]; failures: string[] }> {
+  /** Stops probing; what the probes measured (with when each started, epoch ms), and why any failed. */
+  async stop(): Promise<{ ms: number[]; at: number[]; failures: string[] }> {
     const r = await this.#ask({ op: 'stop' });
     await this.#worker.terminate();
-    return r.op === 'stopped' ? { ms: r.ms, failures: r.failures } : { ms: [], failures: ['the prober answered out of turn'] };
+    return r.op === 'stopped' ? { ms: r.ms, at: r.at, failures: r.failures } : { ms: [], at: [], failures: ['the prober answered out of turn'] };
   }
 }
 
@@ -79,6 +79,7 @@ function runThread(setup: ProberSetup): void {
   let probing = false;
   let probed: Promise<void> = Promise.resolve();
   const ms: number[] = [];
+  const at: number[] = [];
   const failures: string[] = [];
   port.on('message', (req: Request) => {
     if (req.op === 'idle') {
@@ -96,15 +97,19 @@ function runThread(setup: ProberSetup): void {
       probing = true;
       probed = (async () => {
         for (let i = 0; probing; i++) {
+          const started = Date.now();
           const r = await seek(i);
-          if (r.ok) ms.push(r.ms);
+          if (r.ok) {
+            ms.push(r.ms);
+            at.push(started);
+          }
           else if (failures.length < 200) failures.push(`probe seek failed: ${r.text.slice(0, 200)}`);
           await pause(setup.everyMs);
         }
       })();
     } else {
       probing = false;
-      void probed.then(() => port.postMessage({ op: 'stopped', ms, failures } satisfies Reply));
+      void probed.then(() => port.postMessage({ op: 'stopped', ms, at, failures } satisfies Reply));
     }
   });
 }

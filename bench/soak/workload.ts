@@ -50,6 +50,8 @@ export interface TokenRecord {
   tickDoneMs: number | null;
   /** Found no later than the burst window plus its tick (and one poll). */
   inWindow: boolean;
+  /** When the burst was written, epoch ms (beside the probes' times, what a slow one ran into). */
+  at: number;
 }
 
 export interface CallStat {
@@ -57,6 +59,8 @@ export interface CallStat {
   tool: string;
   ok: boolean;
   ms: number;
+  /** When the call started, epoch ms. */
+  at: number;
   error?: string;
 }
 
@@ -64,6 +68,8 @@ export interface WorkloadResult {
   rounds: number;
   tokens: TokenRecord[];
   probeSeekMs: number[];
+  /** When each probe started, epoch ms (one for each of probeSeekMs). */
+  probeSeekAt: number[];
   calls: CallStat[];
   sessionsOpened: Record<Transport, number>;
   killedMidCall: Record<Transport, number>;
@@ -80,6 +86,7 @@ export class Workload {
     rounds: 0,
     tokens: [],
     probeSeekMs: [],
+    probeSeekAt: [],
     calls: [],
     sessionsOpened: { stdio: 0, socket: 0, http: 0, rest: 0 },
     killedMidCall: { stdio: 0, socket: 0, http: 0, rest: 0 },
@@ -112,8 +119,9 @@ export class Workload {
   }
 
   async stopProbe(): Promise<void> {
-    const { ms, failures } = await this.#prober().stop();
+    const { ms, at, failures } = await this.#prober().stop();
     this.result.probeSeekMs.push(...ms);
+    this.result.probeSeekAt.push(...at);
     for (const f of failures) this.#fail(f);
   }
 
@@ -128,8 +136,9 @@ export class Workload {
   }
 
   async #call(s: SoakSession, tool: string, args: Record<string, unknown>): Promise<void> {
+    const at = Date.now();
     const r = await s.call(tool, args);
-    const stat: CallStat = { transport: s.transport, tool, ok: r.ok, ms: Math.round(r.ms * 10) / 10 };
+    const stat: CallStat = { transport: s.transport, tool, ok: r.ok, ms: Math.round(r.ms * 10) / 10, at };
     if (!r.ok) {
       stat.error = r.text.slice(0, 200);
       this.#fail(`${tool} over ${s.transport} failed: ${stat.error}`);
@@ -219,6 +228,7 @@ export class Workload {
       this.#fail(`a git move failed on ${brain.tree.kind}: ${(err as Error).message.slice(0, 300)}`);
     }
     const ticksBefore = this.owner.ticks.get(brain.id)?.length ?? 0;
+    const writing = Date.now();
     const token = brain.tree.burst(size, round);
     const wrote = performance.now();
     const querying = (async () => {
@@ -231,7 +241,7 @@ export class Workload {
     const tickDone = after[1] ?? after[0];
     const tickDoneMs = tickDone === undefined ? null : tickDone - wrote;
     const inWindow = foundMs !== null && (foundMs <= BURST_WINDOW_MS || (tickDoneMs !== null && foundMs <= tickDoneMs + 2 * TOKEN_POLL_MS + 1000));
-    this.result.tokens.push({ round, brain: brain.tree.kind, token, burst: size, ops, foundMs, tickDoneMs, inWindow });
+    this.result.tokens.push({ round, brain: brain.tree.kind, token, burst: size, ops, foundMs, tickDoneMs, inWindow, at: writing });
     if (foundMs === null) this.#fail(`token ${token} (round ${round}, ${brain.tree.kind}, burst ${size}) not found within ${TOKEN_LOST_MS} ms`);
     else if (!inWindow) this.#fail(`token ${token} found after ${foundMs.toFixed(0)} ms, past the burst window and its tick (${tickDoneMs?.toFixed(0) ?? 'no tick logged'})`);
 
