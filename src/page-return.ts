@@ -82,6 +82,12 @@ export interface PageReturnOptions {
   checkMs?: number;
   /** @default PAGE_RETURN_GROWTH_BYTES */
   growthBytes?: number;
+  /**
+   * Hands a due return to the thread's next good moment, which calls it once: the owner's main
+   * thread waits for its last tool call to leave (src/dispatch/calls-in-flight.ts), so no answer
+   * waits behind the collection. By default a return runs at the check that found it due.
+   */
+  moment?: (run: () => void) => void;
 }
 
 /** One thread's page returns: check() reads the heap and returns pages when it grew. */
@@ -90,6 +96,8 @@ export class PageReturn {
   readonly #probe: PageProbe;
   readonly #checkMs: number;
   readonly #growthBytes: number;
+  readonly #moment: ((run: () => void) => void) | undefined;
+  #due = false;
   #kept: number;
   #timer: unknown = null;
   #stopped = false;
@@ -100,6 +108,7 @@ export class PageReturn {
     this.#probe = options.probe ?? threadProbe();
     this.#checkMs = options.checkMs ?? PAGE_RETURN_CHECK_MS;
     this.#growthBytes = options.growthBytes ?? PAGE_RETURN_GROWTH_BYTES;
+    this.#moment = options.moment;
     this.#kept = this.#probe.heapBytes();
   }
 
@@ -117,20 +126,34 @@ export class PageReturn {
 
   /**
    * Returns pages if the heap grew growthBytes past the least it has held since the last return
-   * (or since the start); says whether it did. The least, not the first reading: a thread's heap
-   * is at its largest while its modules compile (a store writer's 14.8 MB at start was 8.2 MB ten
-   * seconds later), and growth measured from there went unseen for a whole soak.
+   * (or since the start), at once or at the moment options.moment picks; says whether it did so at
+   * once. The least, not the first reading: a thread's heap is at its largest while its modules
+   * compile (a store writer's 14.8 MB at start was 8.2 MB ten seconds later), and growth measured
+   * from there went unseen for a whole soak.
    */
   check(): boolean {
+    if (this.#due) return false;
     const now = this.#probe.heapBytes();
     if (now < this.#kept) this.#kept = now;
     if (now - this.#kept < this.#growthBytes) return false;
+    if (!this.#moment) {
+      this.#returnNow();
+      return true;
+    }
+    this.#due = true;
+    this.#moment(() => {
+      this.#due = false;
+      if (!this.#stopped) this.#returnNow();
+    });
+    return false;
+  }
+
+  #returnNow(): void {
     const started = this.#probe.now();
     this.#probe.returnPages();
     this.returns.count++;
     this.returns.ms += this.#probe.now() - started;
     this.#kept = this.#probe.heapBytes();
-    return true;
   }
 
   #schedule(): void {
@@ -206,9 +229,12 @@ export function threadProbe(): PageProbe {
 
 let thisThread: PageReturn | undefined;
 
-/** Starts this thread's page returns on real timers, once per thread; the later calls get the same. */
-export function keepPagesReturned(): PageReturn {
-  thisThread ??= new PageReturn().start();
+/**
+ * Starts this thread's page returns on real timers, once per thread; the later calls get the same.
+ * `moment`: see PageReturnOptions (the first call's is kept).
+ */
+export function keepPagesReturned(moment?: (run: () => void) => void): PageReturn {
+  thisThread ??= new PageReturn({ moment }).start();
   return thisThread;
 }
 

@@ -11,6 +11,7 @@ import type { ZodIssue } from 'zod';
 import type { ToolContext, ToolDef, ToolResult } from './tool.js';
 import { requestGate } from '../pool/request-gate.js';
 import { ticksOnTraffic } from './traffic.js';
+import { callsInFlight } from './calls-in-flight.js';
 
 export async function dispatchTool(
   tools: ReadonlyMap<string, ToolDef>,
@@ -29,12 +30,16 @@ export async function dispatchTool(
     return failure(new InvalidArgumentError(`invalid input for ${name}: ${issues}`));
   }
   if (ticksOnTraffic(tool.traffic)) ctx.session.trafficTick();
+  // Counted, so work that stops the loop waits for the moment the last answer has left (./calls-in-flight.ts).
+  callsInFlight.enter();
   try {
     // A recall call has the cores before the pool's drain work (src/pool/request-gate.ts).
     const run = () => tool.handler(parsed.data, ctx);
     return { value: await (tool.traffic === 'recall' ? requestGate.around(run) : run()) };
   } catch (err) {
     return failure(err instanceof GardenerError ? err : new ToolFailedError(name, err));
+  } finally {
+    callsInFlight.leave();
   }
 }
 

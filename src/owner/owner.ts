@@ -49,6 +49,7 @@ import { HomeBrains } from './home-brains.js';
 import { pageReadsOf } from './page-reads-host.js';
 import { threadHeap, type ThreadHeap } from '../../workers/types.js';
 import { keepPagesReturned } from '../page-return.js';
+import { callsInFlight } from '../dispatch/calls-in-flight.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
@@ -284,8 +285,9 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     stop = (reason) => o.requestStop(reason);
     if (options.processHooks ?? true) {
       owner.hookProcess();
-      // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts).
-      keepPagesReturned();
+      // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts),
+      // just after an answer has left, so no call waits behind the collection (src/dispatch/calls-in-flight.ts).
+      keepPagesReturned((run) => callsInFlight.afterLastCall(run));
     }
     log.info('ready', { pid: info.pid, version: VERSION, socket: info.socket, url: info.url, home: paths.home });
     // After the listeners: subscribe the armed brains, then one resume tick each, in turn (owner-watchers.ts).

@@ -13,6 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { LineTransport } from '../line-transport.js';
 import { createSessionServer } from '../session-server.js';
 import { keepPagesReturned } from '../../page-return.js';
+import { callsInFlight } from '../../dispatch/calls-in-flight.js';
 import type { StdioSessionOptions } from './stdio-session.js';
 
 export { PROGRESS_INTERVAL_MS } from '../session-server.js';
@@ -84,8 +85,9 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       if (process.ppid !== initialPpid) void close('the parent process is gone');
     }, PARENT_CHECK_INTERVAL_MS);
     parentTimer.unref();
-    // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts).
-    keepPagesReturned();
+    // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts),
+    // just after an answer has left, so no call waits behind the collection (src/dispatch/calls-in-flight.ts).
+    keepPagesReturned((run) => callsInFlight.afterLastCall(run));
   }
 
   // Not the SDK's StdioServerTransport: see line-transport.ts for the lines it leaves unanswered.
