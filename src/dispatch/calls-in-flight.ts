@@ -12,6 +12,8 @@
  * does it.
  *
  * dispatchTool (./dispatch-tool.ts) enters and leaves around every call, on every transport.
+ * Not the request gate's count (src/pool/request-gate.ts): that one holds recall calls alone,
+ * since pool threads wait on it, while a collection delays any call's continuation.
  */
 import { realTimers, type Timers } from '../timers.js';
 
@@ -52,9 +54,10 @@ export class CallsInFlight {
 
   /**
    * Runs `work` once: just after the next time the last call in flight leaves (whether one is in
-   * flight now or not), or after `maxWaitMs` if no such moment came.
+   * flight now or not), or after `maxWaitMs` if no such moment came. Bound, so it is a
+   * PageReturn's `moment` as it is.
    */
-  afterLastCall(work: () => void, maxWaitMs: number = QUIET_WAIT_MS): void {
+  readonly afterLastCall = (work: () => void, maxWaitMs: number = QUIET_WAIT_MS): void => {
     let done = false;
     const once = () => {
       if (done) return;
@@ -66,7 +69,7 @@ export class CallsInFlight {
     const onLeave = () => this.#defer(once);
     const deadline = this.#timers.setTimeout(once, maxWaitMs);
     this.#waiting.push(onLeave);
-  }
+  };
 }
 
 /** This thread's dispatcher's calls: one per process's main thread (the owner, `gardener mcp`). */

@@ -287,7 +287,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       owner.hookProcess();
       // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts),
       // just after an answer has left, so no call waits behind the collection (src/dispatch/calls-in-flight.ts).
-      keepPagesReturned((run) => callsInFlight.afterLastCall(run));
+      keepPagesReturned(callsInFlight.afterLastCall);
     }
     log.info('ready', { pid: info.pid, version: VERSION, socket: info.socket, url: info.url, home: paths.home });
     // After the listeners: subscribe the armed brains, then one resume tick each, in turn (owner-watchers.ts).

@@ -87,7 +87,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
     parentTimer.unref();
     // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts),
     // just after an answer has left, so no call waits behind the collection (src/dispatch/calls-in-flight.ts).
-    keepPagesReturned((run) => callsInFlight.afterLastCall(run));
+    keepPagesReturned(callsInFlight.afterLastCall);
   }
 
   // Not the SDK's StdioServerTransport: see line-transport.ts for the lines it leaves unanswered.
