@@ -151,6 +151,19 @@ export class OwnerNotRunningError extends GardenerError {
   }
 }
 
+/** A command that must not run beside an owner (removing brains) found one holding the home. */
+export class OwnerHoldsHomeError extends GardenerError {
+  static readonly code = 'GDN_OWNER_HOLDS_HOME';
+  constructor(home: string, pid: number | null, what: string) {
+    super(
+      OwnerHoldsHomeError.code,
+      `the owner (pid ${pid ?? 'unknown'}) holds ${home}, and ${what} only while no owner runs: stop it with \`gardener serve --stop\`, run this again, then start it again (\`systemctl --user start gardener\` for the service)`,
+      { exitCode: 2 },
+    );
+    this.name = 'OwnerHoldsHomeError';
+  }
+}
+
 /** The HTTP token file exists but cannot be used. */
 export class TokenUnreadableError extends GardenerError {
   constructor(file: string, reason: string, options?: { cause?: unknown }) {

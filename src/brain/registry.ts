@@ -59,6 +59,17 @@ export class Registry {
     return entry;
   }
 
+  /** Unregisters the brains with these ids and saves; returns the entries it removed. */
+  remove(ids: readonly string[]): BrainEntry[] {
+    const drop = new Set(ids);
+    this.#data = load(this.file); // another process may have written meanwhile
+    const removed = this.#data.brains.filter((b) => drop.has(b.id));
+    if (removed.length === 0) return [];
+    this.#data.brains = this.#data.brains.filter((b) => !drop.has(b.id));
+    this.#save();
+    return removed;
+  }
+
   #save(): void {
     const tmp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);

@@ -185,6 +185,15 @@ program
   .option('--json', 'print one JSON object')
   .action(async (opts) => (await import('./commands/bench.js')).bench(opts));
 
+program
+  .command('brains')
+  .description('list every brain of the home: its folders (gone or there) and the disk it takes; --prune removes the ones whose folders are gone')
+  .option('--prune', 'remove the brains whose folders are all gone, and brain folders no registry entry names')
+  .option('--remove <id-or-dir>', 'remove one brain, by id or by the folder that is its root')
+  .option('--dry-run', 'with --prune or --remove: say what would be removed, remove nothing')
+  .option('--json', 'print one JSON object')
+  .action(async (opts) => (await import('./commands/brains.js')).brains(opts));
+
 const notes = program
   .command('notes')
   .description('list the notes with their scope (private, team), ties and stale marks (docs/notes.md)')
