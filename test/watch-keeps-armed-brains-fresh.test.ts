@@ -187,7 +187,7 @@ test('a root that vanishes is polled for, then watched again when it comes back'
     renameSync(root, aside);
     await gone;
     assert.equal(f.watcher.backend, `poll(${POLL_INTERVAL_MS / 1000}s)`, 'a vanished root is not claimed as watched');
-    assert.ok(f.alerts.some((a) => a.code === 'watcher_failed' && /is gone/.test(a.message)));
+    assert.ok(f.alerts.some((a) => a.code === 'watcher_failed' && /is gone/.test(a.message) && /gardener brains --prune/.test(a.message)), 'the alert names how to drop a brain whose folder will not come back');
     renameSync(aside, root);
     const back = once(f.watcher, 'subscribed');
     const repaired = once(f.watcher, 'ticked');

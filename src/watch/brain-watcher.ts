@@ -150,7 +150,7 @@ export class BrainWatcher extends EventEmitter {
     if (was?.kind === 'subscribed') void was.sub.unsubscribe().catch(() => {});
     if (was?.kind !== 'missing') {
       this.emit('missing', root);
-      this.#o.alert('watcher_failed', `the ingest root ${root} is gone: it is looked for every ${this.#o.pollMs / 1000}s and watched again when it comes back`, root);
+      this.#o.alert('watcher_failed', `the ingest root ${root} is gone: it is looked for every ${this.#o.pollMs / 1000}s and watched again when it comes back (if it will not, \`gardener brains --prune\` removes its brain)`, root);
     }
     this.#armTimers();
   }
