@@ -45,3 +45,15 @@ test('the section gives the slope of RSS and the main heap in each half of the j
   assert.equal(main1, 1);
   assert.equal(main2, 1, 'a heap that grows all along grows in both halves');
 });
+
+test('the section gives each store on disk after the warm-up: brain.db at both ends with its slope, and the WAL at its largest', () => {
+  const r = report();
+  r.samples.forEach((s, i) => {
+    const m = i / 6;
+    s.stores = { big: { dbMb: 30 + m / 10, walMb: i % 10 === 0 ? 8 : 1 }, plain: { dbMb: 4, walMb: 0.5 } };
+  });
+  const section = renderDocSection(r);
+  const m = /Stores on disk after the warm-up \(information; brain\.db, its WAL apart\): big (\d+\.\d) to (\d+\.\d) MB \((-?\d+\.\d+) MB \/ 10 min; WAL at most (\d+\.\d) MB\), plain 4\.0 to 4\.0 MB \(0\.00 MB \/ 10 min; WAL at most 0\.5 MB\)/.exec(section);
+  assert.ok(m, `no stores line in:\n${section}`);
+  assert.deepEqual(m.slice(1).map(Number), [30.5, 36.5, 1, 8]);
+});

@@ -34,6 +34,7 @@ import { judgeSoak, type Bounds } from './verdict.js';
 import { Workload, type Brain, type TokenRecord } from './workload.js';
 import { writeDoc, type SoakReport } from './report.js';
 import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
+import { storeSizes } from './store-sizes.js';
 import { OWNER_GLIBC_TUNABLES } from '../../src/service/malloc-arenas.js';
 import { readQuery } from '../../src/ingest/tree-sitter/index.js';
 import { TREE_SITTER_BENCH_LANGUAGES } from '../fixtures/tree-sitter-sources.js';
@@ -213,7 +214,8 @@ async function main(): Promise<number> {
     const backends = await Promise.all(brains.map((b) => owner!.watching(b.id)));
     if (backends.some((w) => w !== o.watch)) throw new Error(`soak: the owner watches with ${backends.join(', ')}, not ${o.watch}`);
     const t0 = performance.now();
-    const sampler = new Sampler(owner, t0, () => workload?.open.size ?? 0, log, () => watchedFolders(trees.map((t) => t.dir), o.watch));
+    const kinds = brains.map((b) => ({ kind: b.tree.kind, id: b.id }));
+    const sampler = new Sampler(owner, t0, () => workload?.open.size ?? 0, log, () => watchedFolders(trees.map((t) => t.dir), o.watch), () => storeSizes(home, kinds));
     workload = new Workload(owner, home, env, brains, sampler, o.seed, log);
     if (!(await workload.settle())) throw new Error('soak: the brains did not settle after the owner resumed them');
     await sampler.take(true);

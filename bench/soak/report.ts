@@ -118,7 +118,7 @@ export function renderDocSection(r: SoakReport): string {
     '| --- | --- | --- | --- | --- |',
     ...mem,
     '',
-    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.${pageReturnsLine(r.samples)}${outsideHeapsLine(r.samples, v.warmupMs)}${halvesLine(r.samples, v.warmupMs)}`,
+    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.${pageReturnsLine(r.samples)}${outsideHeapsLine(r.samples, v.warmupMs)}${halvesLine(r.samples, v.warmupMs)}${storesLine(r.samples, v.warmupMs)}`,
     '',
     '| count with no session open | its level (median of the first 5 quiet readings after the warm-up) | at the end | target (back to its level) |',
     '| --- | --- | --- | --- |',
@@ -174,6 +174,22 @@ function halvesLine(samples: readonly Sample[], warmupMs: number): string {
   const halves = [judged.filter((s) => s.t < middle), judged.filter((s) => s.t >= middle)];
   const slopes = (pick: (s: Sample) => number | null) => halves.map((h) => slopeText(h, pick)).join(' then ');
   return ` In each half of the judged time (information, MB / 10 min): RSS ${slopes((s) => s.rssMb)}, main thread heap ${slopes((s) => s.mainHeapMb)}.`;
+}
+
+/**
+ * Each brain's store on disk (store-sizes.ts), as information: brain.db at the first sample
+ * after the warm-up and at the end with its slope, and the largest its WAL was.
+ */
+function storesLine(samples: readonly Sample[], warmupMs: number): string {
+  const judged = samples.filter((s) => s.t >= warmupMs && s.stores);
+  if (judged.length < 2) return '';
+  const first = judged[0]!.stores!;
+  const last = judged[judged.length - 1]!.stores!;
+  const each = Object.keys(last).map((kind) => {
+    const walMax = Math.max(...judged.map((s) => s.stores![kind]?.walMb ?? 0));
+    return `${kind} ${f1(first[kind]?.dbMb)} to ${f1(last[kind]!.dbMb)} MB (${slopeText(judged, (s) => s.stores![kind]?.dbMb ?? null)} MB / 10 min; WAL at most ${f1(walMax)} MB)`;
+  });
+  return ` Stores on disk after the warm-up (information; brain.db, its WAL apart): ${each.join(', ')}.`;
 }
 
 /** What the threads' page returns (src/page-return.ts) came to, from the last sample that carries them. */

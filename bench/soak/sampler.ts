@@ -6,6 +6,7 @@
  */
 import type { OwnerProcess, PageReturnsJson } from './owner-process.js';
 import { lastingZombies, treeCounts } from './proc-tree.js';
+import type { StoreSize } from './store-sizes.js';
 
 export const SAMPLE_EVERY_MS = 10_000;
 const MB = 1 << 20;
@@ -38,6 +39,8 @@ export interface Sample {
   sessionsOpen: number;
   /** The page returns each thread has run so far (the writers summed; the pool as one of its threads answered), when the status said. */
   pageReturns?: { main: PageReturnsJson | null; pool: PageReturnsJson | null; writers: PageReturnsJson };
+  /** Each brain's store on disk (store-sizes.ts), by brain kind. */
+  stores?: Record<string, StoreSize>;
   /** Backlog summed over the open brains, when the status answered. */
   backlog: number | null;
   quiet: boolean;
@@ -55,6 +58,8 @@ export class Sampler {
     private log: (line: string) => void,
     /** The folders watched under the soak's roots (watched-folders.ts), read with quiet samples. */
     private folders?: () => number,
+    /** Each brain's store on disk (store-sizes.ts). */
+    private stores?: () => Record<string, StoreSize>,
   ) {}
 
   start(): void {
@@ -123,6 +128,7 @@ export class Sampler {
         childThreads: c.childThreads,
         sessionsOpen: this.sessionsOpen(),
         ...(pageReturns ? { pageReturns } : {}),
+        ...(this.stores ? { stores: this.stores() } : {}),
         backlog,
         quiet,
       };
