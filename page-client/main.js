@@ -85,9 +85,10 @@ function BrainCard({ brain, onPick }) {
   const symbols = open ? north?.symbols : brain.symbols;
   const alertCount = open ? alerts?.alerts.length : brain.alerts;
   const dash = (v) => (v === undefined ? '…' : v === null ? '—' : v);
-  return html`<article class=${open ? 'brain' : 'brain closed'} data-brain=${brain.id} data-open=${String(open)} data-files=${files ?? ''}>
+  return html`<article class=${open ? 'brain' : 'brain closed'} data-brain=${brain.id} data-open=${String(open)} data-files=${files ?? ''} data-gone=${String(brain.gone === true)}>
     <h2><button class="link" onClick=${() => onPick(brain.id)}>${folder}</button></h2>
-    ${open ? null : html`<p class="meta">closed: not open in the owner (shown from its store, read-only)
+    ${brain.gone ? html`<p class="meta gone">its folder is gone: <code>gardener brains --prune</code> removes this brain (with the owner stopped)</p>`
+      : open ? null : html`<p class="meta">closed: not open in the owner (shown from its store, read-only)
       <button disabled=${opening === 'busy'} onClick=${() => { setOpening('busy'); callTool(folder, 'north').then(() => setOpening(null), (e) => setOpening(e)); }}>open it</button></p>`}
     <dl>
       <dt>backlog</dt><dd class=${brain.backlog ? 'backlog busy' : 'backlog'} data-backlog=${brain.backlog ?? ''}>${brain.backlog ?? '—'}</dd>

@@ -4,7 +4,7 @@
  * against a real `gardener serve`, and waits for state on the DOM (never a sleep):
  *
  * - markup from the repository (a file name, a note) is shown as text and no script runs;
- * - the brains view lists every brain of the home, closed ones too, and all five paint (the time is a figure for `npm run page:doc`, judged there against its 1 s bound);
+ * - the brains view lists every brain of the home, closed ones too, marks one whose folder is gone, and all five paint (the time is a figure for `npm run page:doc`, judged there against its 1 s bound);
  * - a burst on an armed brain: the backlog rises and drains on the page with no reload;
  * - the rooms of a real repository (Gardener's own, at HEAD) are drawn; a room is edited and the
  *   candidate ratified from the page, by keyboard, and `gardener skeleton --json` then says so;
@@ -128,7 +128,7 @@ test('the page in a real browser: clean URL after login, brains, rooms picture, 
   }
 });
 
-test('the brains view lists every brain of the home, closed ones from their stores, and five paint (timed for page:doc)', { skip: SKIP, timeout: 120_000 }, async () => {
+test('the brains view lists every brain of the home, closed ones from their stores, a gone folder marked, and five paint (timed for page:doc)', { skip: SKIP, timeout: 120_000 }, async () => {
   const home = await makeTempDir('gardener-home-');
   const env = ownerEnv(home.dir);
   const repos = await Promise.all([0, 1, 2, 3, 4].map(() => makeGitRepo(sourceFiles(20))));
@@ -136,8 +136,10 @@ test('the brains view lists every brain of the home, closed ones from their stor
   const owner = await startServe(home.dir);
   const browser = await launch();
   try {
-    // Three are opened in the owner (as agent sessions would); two stay closed in the registry.
+    // Three are opened in the owner (as agent sessions would); two stay closed in the registry,
+    // and the folder of one of those is deleted (a throwaway worktree): its card says so.
     for (const r of repos.slice(0, 3)) await loginUrl(r.dir, env);
+    rmSync(repos[4]!.dir, { recursive: true, force: true });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const login = await loginUrl(null, env);
     const t0 = performance.now();
@@ -152,6 +154,13 @@ test('the brains view lists every brain of the home, closed ones from their stor
     assert.deepEqual(open.map((o) => o[1]).sort(), ['false', 'false', 'true', 'true', 'true']);
     assert.deepEqual(new Set(open.map((o) => o[0])), new Set(repos.map((r) => r.dir)));
     for (const o of open) assert.equal(o[2], '20', `${o[0]} shows its 20 files (${o[1] === 'true' ? 'open' : 'closed'})`);
+    const gone = await page.$$eval('[data-brain]', (cards) => cards.map((c) => [c.querySelector('h2')!.textContent, c.getAttribute('data-gone'), c.querySelector('.gone')?.textContent ?? null]));
+    for (const [dir, flag, text] of gone) {
+      if (dir === repos[4]!.dir) {
+        assert.equal(flag, 'true', 'the brain whose folder was deleted is marked gone');
+        assert.match(text ?? '', /gardener brains --prune/);
+      } else assert.deepEqual([flag, text], ['false', null], `${dir} is there`);
+    }
     const status = (await (await fetch(`${owner.ready.url}/api/brains`, { headers: { authorization: `Bearer ${homeToken(home.dir)}` } })).json()) as { brains: unknown[] };
     assert.equal(status.brains.length, 3, 'looking at the page opened no closed brain in the owner');
     // Its time is a figure `npm run page:doc` judges against its bound, never a test's verdict:

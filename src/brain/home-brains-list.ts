@@ -47,7 +47,7 @@ export interface HomeBrainsList {
 export function listHomeBrains(home: string): HomeBrainsList {
   const entries = new Registry(home).list();
   const brains = entries.map((entry): ListedBrain => {
-    const roots = entry.roots.map((path) => ({ path, present: present(path) }));
+    const roots = entry.roots.map((path) => ({ path, present: rootPresent(path) }));
     const listed: ListedBrain = {
       id: entry.id,
       roots,
@@ -106,7 +106,8 @@ export function folderBytes(dir: string): number {
   return total;
 }
 
-function present(path: string): boolean {
+/** False only when the file system says the folder does not exist (a doubt counts as there). */
+export function rootPresent(path: string): boolean {
   try {
     statSync(path);
     return true;

@@ -9,7 +9,7 @@
  * registry only when its file changed.
  */
 import { statSync } from 'node:fs';
-import { brainFile, Registry, type BrainEntry } from '../brain/index.js';
+import { brainFile, Registry, rootPresent, type BrainEntry } from '../brain/index.js';
 import { openStore, readStatus, readVigil } from '../store/index.js';
 import type { OwnerBrains } from './owner-brains.js';
 
@@ -28,6 +28,8 @@ export interface ClosedBrainFacts {
   files: number | null;
   symbols: number | null;
   alerts: number | null;
+  /** Every root of the brain is gone from the disk (`gardener brains --prune` removes it). */
+  gone: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -41,11 +43,14 @@ const stamp = (file: string) => {
   }
 };
 
+/** Every root is gone from the disk; read at each ask, not cached with a store's facts (a folder goes without its store changing). */
+const allGone = (roots: readonly string[]) => roots.length > 0 && roots.every((r) => !rootPresent(r));
+
 export class HomeBrains {
   #home: string;
   #owner: OwnerBrains;
   #registry: { stamp: string; list: readonly BrainEntry[] } = { stamp: '', list: [] };
-  #closed = new Map<string, { stamp: string; facts: ClosedBrainFacts }>();
+  #closed = new Map<string, { stamp: string; facts: Omit<ClosedBrainFacts, 'gone'> }>();
 
   constructor(home: string, owner: OwnerBrains) {
     this.#home = home;
@@ -54,12 +59,12 @@ export class HomeBrains {
 
   /** The open brains first (as `GET /api/brains` says them), then the closed ones by root. */
   describe(): unknown[] {
-    const open = this.#owner.describe().map((b) => ({ ...b, open: true }));
+    const open = this.#owner.describe().map((b) => ({ ...b, open: true, gone: allGone(b.roots) }));
     const openIds = new Set(open.map((b) => b.id));
     const closed: ClosedBrainFacts[] = [];
     for (const entry of this.#entries()) {
       if (openIds.has(entry.id)) continue;
-      closed.push(this.#closedFacts(entry));
+      closed.push({ ...this.#closedFacts(entry), gone: allGone(entry.roots) });
     }
     closed.sort((a, b) => (a.roots[0] ?? a.id).localeCompare(b.roots[0] ?? b.id));
     for (const id of this.#closed.keys()) if (openIds.has(id)) this.#closed.delete(id);
@@ -80,12 +85,12 @@ export class HomeBrains {
     return this.#registry.list;
   }
 
-  #closedFacts(entry: BrainEntry): ClosedBrainFacts {
+  #closedFacts(entry: BrainEntry): Omit<ClosedBrainFacts, 'gone'> {
     const file = brainFile(this.#home, entry.id);
     const s = `${stamp(file)}|${stamp(`${file}-wal`)}`;
     const hit = this.#closed.get(entry.id);
     if (hit && hit.stamp === s) return hit.facts;
-    const facts: ClosedBrainFacts = { id: entry.id, roots: entry.roots, open: false, armed: false, backlog: null, last_tick_at: null, fresh_as_of: null, ticking: false, watch_backend: 'none', sessions: 0, files: null, symbols: null, alerts: null };
+    const facts: Omit<ClosedBrainFacts, 'gone'> = { id: entry.id, roots: entry.roots, open: false, armed: false, backlog: null, last_tick_at: null, fresh_as_of: null, ticking: false, watch_backend: 'none', sessions: 0, files: null, symbols: null, alerts: null };
     if (s !== '-|-') {
       try {
         const db = openStore(file, { readonly: true });
