@@ -119,10 +119,14 @@ test('--remove takes one brain by id or folder; an unknown one is exit 2 naming 
   }
 });
 
-test('with an owner holding the home, nothing is removed: exit 2 naming its pid', async () => {
+test('with an owner holding the home, nothing is removed: exit 2 naming its pid (and with nothing to remove, no lock is needed)', async () => {
   const { home, env, kept, gone } = await twoBrains();
   const owner = await startServe(home.dir);
   try {
+    // Nothing to prune needs no lock: said, exit 0, beside the owner.
+    const idle = await runCli(['brains', '--prune'], env);
+    assert.equal(idle.code, 0, idle.stderr);
+    assert.match(idle.stdout, /nothing to prune/);
     await rm(gone.dir, { recursive: true, force: true });
     const before = registryIds(home.dir);
     const r = await runCli(['brains', '--prune'], env);

@@ -3,5 +3,5 @@ export { Brains, type BrainsOptions } from './brains.js';
 export { checkFolder } from './folders.js';
 export { resolveHome, brainDir, brainFile } from './home.js';
 export { Registry, brainIdFor, type BrainEntry } from './registry.js';
-export { listHomeBrains, rootPresent, type HomeBrainsList, type ListedBrain, type ListedRoot } from './home-brains-list.js';
+export { folderBytes, listHomeBrains, rootPresent, type HomeBrainsList, type ListedBrain, type ListedRoot } from './home-brains-list.js';
 export { removeBrains, type Removal } from './remove-brains.js';

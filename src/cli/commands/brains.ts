@@ -6,7 +6,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { listHomeBrains, removeBrains, resolveHome, type ListedBrain, type Removal } from '../../brain/index.js';
+import { folderBytes, listHomeBrains, removeBrains, resolveHome, type ListedBrain, type Removal } from '../../brain/index.js';
 import { InvalidArgumentError, OwnerHoldsHomeError } from '../../errors.js';
 import { OwnerLock } from '../../owner/owner-lock.js';
 import { readOwnerFile } from '../../owner/owner-file.js';
@@ -31,8 +31,9 @@ export async function brains(opts: BrainsOptions): Promise<void> {
   const list = listHomeBrains(home);
   const chosen = opts.prune ? list.brains.filter((b) => b.gone) : [named(home, list.brains, opts.remove!)];
   const orphans = opts.prune ? list.orphans : [];
-  const outcome: Removal = opts.dryRun
-    ? { removed: chosen.map((b) => b.id), orphans, freedBytes: chosen.reduce((s, b) => s + b.bytes, 0) }
+  const nothing = chosen.length + orphans.length === 0;
+  const outcome: Removal = opts.dryRun || nothing
+    ? { removed: chosen.map((b) => b.id), orphans, freedBytes: chosen.reduce((s, b) => s + b.bytes, 0) + orphans.reduce((s, dir) => s + folderBytes(dir), 0) }
     : holdingTheHome(home, opts.prune ? 'brains are pruned' : 'a brain is removed', () => removeBrains(home, chosen.map((b) => b.id), orphans));
   if (opts.json) return printJson({ removed: outcome.removed, orphans: outcome.orphans, freed_bytes: outcome.freedBytes, dry_run: opts.dryRun === true });
   if (outcome.removed.length + outcome.orphans.length === 0) return printLine('gardener brains: nothing to prune (every brain has a folder, no stray brain folder)');
