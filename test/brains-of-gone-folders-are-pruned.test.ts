@@ -78,6 +78,7 @@ test('--prune removes the brains whose folders are gone and stray brain folders,
     const out = JSON.parse(done.stdout) as { removed: string[]; orphans: string[]; freed_bytes: number };
     assert.deepEqual(out.removed, planned.removed);
     assert.ok(out.freed_bytes > 0);
+    assert.equal(out.freed_bytes, planned.freed_bytes, 'a removal frees what its dry run said');
     assert.equal(registryIds(home.dir).length, 1);
     assert.ok(!existsSync(join(home.dir, 'brains', out.removed[0]!)), 'the gone brain\'s folder is removed');
     assert.ok(!existsSync(stray), 'the stray folder is removed');

@@ -12,9 +12,9 @@
  */
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore, readStatus, readVigil } from '../store/index.js';
 import { brainDir, brainFile } from './home.js';
 import { Registry } from './registry.js';
+import { readStoreFacts } from './store-facts.js';
 
 export interface ListedRoot {
   path: string;
@@ -51,27 +51,22 @@ export function listHomeBrains(home: string): HomeBrainsList {
     const listed: ListedBrain = {
       id: entry.id,
       roots,
-      gone: roots.length > 0 && roots.every((r) => !r.present),
+      gone: allRootsGone(entry.roots),
       store: brainFile(home, entry.id),
-      bytes: folderBytes(brainDir(home, entry.id)),
+      bytes: 0,
       created_at: new Date(entry.createdAt).toISOString(),
       files: null,
       armed: null,
       fresh_as_of: null,
     };
     try {
-      const db = openStore(listed.store, { readonly: true });
-      try {
-        const vigil = readVigil(db);
-        listed.files = readStatus(db).files;
-        listed.armed = vigil.armed;
-        listed.fresh_as_of = vigil.lastAdvancedAt === null ? null : new Date(vigil.lastAdvancedAt).toISOString();
-      } finally {
-        db.close();
-      }
+      const { files, armed, fresh_as_of } = readStoreFacts(listed.store);
+      Object.assign(listed, { files, armed, fresh_as_of });
     } catch (err) {
       listed.unreadable = (err as Error).message;
     }
+    // After the read: a read-only open can leave the store's -shm file behind, which is the brain's too.
+    listed.bytes = folderBytes(brainDir(home, entry.id));
     return listed;
   });
   const known = new Set(entries.map((e) => e.id));
@@ -104,6 +99,11 @@ export function folderBytes(dir: string): number {
     }
   }
   return total;
+}
+
+/** Every root of a brain is gone (none is an empty list). */
+export function allRootsGone(roots: readonly string[]): boolean {
+  return roots.length > 0 && roots.every((r) => !rootPresent(r));
 }
 
 /** False only when the file system says the folder does not exist (a doubt counts as there). */

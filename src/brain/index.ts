@@ -3,5 +3,6 @@ export { Brains, type BrainsOptions } from './brains.js';
 export { checkFolder } from './folders.js';
 export { resolveHome, brainDir, brainFile } from './home.js';
 export { Registry, brainIdFor, type BrainEntry } from './registry.js';
-export { folderBytes, listHomeBrains, rootPresent, type HomeBrainsList, type ListedBrain, type ListedRoot } from './home-brains-list.js';
+export { allRootsGone, folderBytes, listHomeBrains, type HomeBrainsList, type ListedBrain, type ListedRoot } from './home-brains-list.js';
 export { removeBrains, type Removal } from './remove-brains.js';
+export { readStoreFacts, type StoreFacts } from './store-facts.js';

@@ -10,7 +10,6 @@
 import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { brainDir } from './home.js';
-import { folderBytes } from './home-brains-list.js';
 import { Registry } from './registry.js';
 
 export interface Removal {
@@ -18,8 +17,6 @@ export interface Removal {
   removed: string[];
   /** Orphan folders removed. */
   orphans: string[];
-  /** Bytes the removed folders held. */
-  freedBytes: number;
 }
 
 export function removeBrains(home: string, ids: readonly string[], orphans: readonly string[] = []): Removal {
@@ -29,10 +26,6 @@ export function removeBrains(home: string, ids: readonly string[], orphans: read
   // that became a brain since the list was made is named here and kept.
   const known = new Set(registry.list().map((e) => e.id));
   const strays = orphans.filter((dir) => !known.has(basename(dir)));
-  let freedBytes = 0;
-  for (const dir of [...removed.map((id) => brainDir(home, id)), ...strays]) {
-    freedBytes += folderBytes(dir);
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return { removed, orphans: strays, freedBytes };
+  for (const dir of [...removed.map((id) => brainDir(home, id)), ...strays]) rmSync(dir, { recursive: true, force: true });
+  return { removed, orphans: strays };
 }

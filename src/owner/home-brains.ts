@@ -9,8 +9,7 @@
  * registry only when its file changed.
  */
 import { statSync } from 'node:fs';
-import { brainFile, Registry, rootPresent, type BrainEntry } from '../brain/index.js';
-import { openStore, readStatus, readVigil } from '../store/index.js';
+import { allRootsGone, brainFile, readStoreFacts, Registry, type BrainEntry } from '../brain/index.js';
 import type { OwnerBrains } from './owner-brains.js';
 
 export interface ClosedBrainFacts {
@@ -32,8 +31,6 @@ export interface ClosedBrainFacts {
   gone: boolean;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 const stamp = (file: string) => {
   try {
     const s = statSync(file);
@@ -42,9 +39,6 @@ const stamp = (file: string) => {
     return '-';
   }
 };
-
-/** Every root is gone from the disk; read at each ask, not cached with a store's facts (a folder goes without its store changing). */
-const allGone = (roots: readonly string[]) => roots.length > 0 && roots.every((r) => !rootPresent(r));
 
 export class HomeBrains {
   #home: string;
@@ -59,12 +53,13 @@ export class HomeBrains {
 
   /** The open brains first (as `GET /api/brains` says them), then the closed ones by root. */
   describe(): unknown[] {
-    const open = this.#owner.describe().map((b) => ({ ...b, open: true, gone: allGone(b.roots) }));
+    const open = this.#owner.describe().map((b) => ({ ...b, open: true, gone: allRootsGone(b.roots) }));
     const openIds = new Set(open.map((b) => b.id));
     const closed: ClosedBrainFacts[] = [];
     for (const entry of this.#entries()) {
       if (openIds.has(entry.id)) continue;
-      closed.push({ ...this.#closedFacts(entry), gone: allGone(entry.roots) });
+      // Gone is read at each ask, not kept with the store's facts: a folder goes without its store changing.
+      closed.push({ ...this.#closedFacts(entry), gone: allRootsGone(entry.roots) });
     }
     closed.sort((a, b) => (a.roots[0] ?? a.id).localeCompare(b.roots[0] ?? b.id));
     for (const id of this.#closed.keys()) if (openIds.has(id)) this.#closed.delete(id);
@@ -93,14 +88,7 @@ export class HomeBrains {
     const facts: Omit<ClosedBrainFacts, 'gone'> = { id: entry.id, roots: entry.roots, open: false, armed: false, backlog: null, last_tick_at: null, fresh_as_of: null, ticking: false, watch_backend: 'none', sessions: 0, files: null, symbols: null, alerts: null };
     if (s !== '-|-') {
       try {
-        const db = openStore(file, { readonly: true });
-        try {
-          const v = readVigil(db);
-          const st = readStatus(db);
-          Object.assign(facts, { armed: v.armed, last_tick_at: iso(v.lastTickAt), fresh_as_of: iso(v.lastAdvancedAt), backlog: st.backlog, files: st.files, symbols: st.symbols, alerts: st.alerts });
-        } finally {
-          db.close();
-        }
+        Object.assign(facts, readStoreFacts(file));
       } catch {
         // A store that will not open read-only (too new, corrupt): its registry entry is still shown.
       }

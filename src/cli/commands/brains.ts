@@ -31,17 +31,19 @@ export async function brains(opts: BrainsOptions): Promise<void> {
   const list = listHomeBrains(home);
   const chosen = opts.prune ? list.brains.filter((b) => b.gone) : [named(home, list.brains, opts.remove!)];
   const orphans = opts.prune ? list.orphans : [];
-  const nothing = chosen.length + orphans.length === 0;
-  const outcome: Removal = opts.dryRun || nothing
-    ? { removed: chosen.map((b) => b.id), orphans, freedBytes: chosen.reduce((s, b) => s + b.bytes, 0) + orphans.reduce((s, dir) => s + folderBytes(dir), 0) }
+  // What a removal frees, counted once from what is there before it (a dry run and a removal say the same).
+  const bytes = new Map<string, number>([...list.brains.map((b) => [b.id, b.bytes] as const), ...orphans.map((dir) => [dir, folderBytes(dir)] as const)]);
+  const outcome: Removal = opts.dryRun || chosen.length + orphans.length === 0
+    ? { removed: chosen.map((b) => b.id), orphans }
     : holdingTheHome(home, opts.prune ? 'brains are pruned' : 'a brain is removed', () => removeBrains(home, chosen.map((b) => b.id), orphans));
-  if (opts.json) return printJson({ removed: outcome.removed, orphans: outcome.orphans, freed_bytes: outcome.freedBytes, dry_run: opts.dryRun === true });
+  const freedBytes = [...outcome.removed, ...outcome.orphans].reduce((s, key) => s + (bytes.get(key) ?? 0), 0);
+  if (opts.json) return printJson({ removed: outcome.removed, orphans: outcome.orphans, freed_bytes: freedBytes, dry_run: opts.dryRun === true });
   if (outcome.removed.length + outcome.orphans.length === 0) return printLine('gardener brains: nothing to prune (every brain has a folder, no stray brain folder)');
   const verb = opts.dryRun ? 'would remove' : 'removed';
   const roots = new Map(list.brains.map((b) => [b.id, b.roots.map((r) => r.path).join(', ')]));
   for (const id of outcome.removed) printLine(`${verb} brain ${id} (${roots.get(id)})`);
   for (const dir of outcome.orphans) printLine(`${verb} ${dir} (no registry entry names it)`);
-  printLine(`${opts.dryRun ? 'would free' : 'freed'} ${mb(outcome.freedBytes)}; the folders the brains mapped are not touched`);
+  printLine(`${opts.dryRun ? 'would free' : 'freed'} ${mb(freedBytes)}; the folders the brains mapped are not touched`);
 }
 
 function show(home: string, json: boolean): void {
