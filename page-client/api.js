@@ -5,33 +5,25 @@
 export class LoginNeeded extends Error {}
 
 /** A tool call for the session folder `folder`; resolves to the tool's answer, rejects with its message. */
-export async function callTool(folder, name, args = {}) {
-  const res = await fetch(`/page/api/tools/${name}?folder=${encodeURIComponent(folder)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-    credentials: 'same-origin',
-  });
-  let value = null;
-  try {
-    value = await res.json();
-  } catch {
-    // not JSON: said below
-  }
-  if (res.status === 401) throw new LoginNeeded(value?.error?.message ?? 'log in again with gardener open');
-  if (!res.ok) {
-    const e = value?.error;
-    throw new Error(e ? `${e.message} [${e.code}]` : `HTTP ${res.status}`);
-  }
-  return value;
+export function callTool(folder, name, args = {}) {
+  return post(`/page/api/tools/${name}?folder=${encodeURIComponent(folder)}`, args);
 }
 
 /**
  * One of the page's reads that are not tools (code lines around hits, a file's history): the
  * owner answers them under the tools' rules (src/tools/page-reads.ts).
  */
-export async function readPage(folder, what, body) {
-  const res = await fetch(`/page/api/read/${what}?folder=${encodeURIComponent(folder)}`, {
+export function readPage(folder, what, body) {
+  return post(`/page/api/read/${what}?folder=${encodeURIComponent(folder)}`, body);
+}
+
+/** Removes a brain whose folders are all gone (the owner refuses one whose folders are there). */
+export function removeBrain(id) {
+  return post('/page/api/brains/remove', { id });
+}
+
+async function post(url, body) {
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),

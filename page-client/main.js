@@ -3,7 +3,7 @@
 // text by htm/Preact (no innerHTML anywhere), under a CSP with no inline script.
 import { html, render } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { callTool, LoginNeeded, readPage, watchBrains } from './api.js';
+import { callTool, LoginNeeded, readPage, removeBrain, watchBrains } from './api.js';
 import { RoomsPicture, autoThreshold, diffRooms, layoutRooms } from './rooms.js';
 
 const VIEWS = ['brains', 'rooms', 'search', 'notes', 'alerts'];
@@ -87,7 +87,7 @@ function BrainCard({ brain, onPick }) {
   const dash = (v) => (v === undefined ? '…' : v === null ? '—' : v);
   return html`<article class=${open ? 'brain' : 'brain closed'} data-brain=${brain.id} data-open=${String(open)} data-files=${files ?? ''} data-gone=${String(brain.gone === true)}>
     <h2><button class="link" onClick=${() => onPick(brain.id)}>${folder}</button></h2>
-    ${brain.gone ? html`<p class="meta gone">its folder is gone: <code>gardener brains --prune</code> removes this brain (with the owner stopped)</p>`
+    ${brain.gone ? html`<p class="meta gone">its folder is gone (<code>gardener brains --prune</code> removes every such brain) <${RemoveGone} brain=${brain} /></p>`
       : open ? null : html`<p class="meta">closed: not open in the owner (shown from its store, read-only)
       <button disabled=${opening === 'busy'} onClick=${() => { setOpening('busy'); callTool(folder, 'north').then(() => setOpening(null), (e) => setOpening(e)); }}>open it</button></p>`}
     <dl>
@@ -106,6 +106,20 @@ function BrainCard({ brain, onPick }) {
     ${brain.roots.length > 1 ? html`<p class="roots">also: ${brain.roots.slice(1).join(', ')}</p>` : null}
     <${Err} error=${facts.error || (opening instanceof Error ? opening : null)} />
   </article>`;
+}
+
+/**
+ * Removing a brain whose folders are gone: two clicks (its store, with the map and the notes
+ * agents kept in it, goes for good). The card leaves when the owner's list no longer names it.
+ */
+function RemoveGone({ brain }) {
+  const [state, setState] = useState('idle');
+  if (state === 'idle') return html`<button class="remove" onClick=${() => setState('confirm')}>remove this brain</button>`;
+  if (state === 'busy') return html`<span class="removing">removing…</span>`;
+  return html`<span class="confirm-remove">its store (the map and the notes kept in it) goes for good:
+    <button class="remove confirm" onClick=${() => { setState('busy'); removeBrain(brain.id).catch((e) => setState(e)); }}>remove ${brain.id}</button>
+    <button onClick=${() => setState('idle')}>keep it</button>
+    ${state instanceof Error ? html`<${Err} error=${state} />` : null}</span>`;
 }
 
 function RoomsView({ folder }) {

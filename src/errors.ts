@@ -151,16 +151,29 @@ export class OwnerNotRunningError extends GardenerError {
   }
 }
 
-/** A command that must not run beside an owner (removing brains) found one holding the home. */
+/**
+ * Removing brains found an owner holding the home (its lock) that did not answer on its socket:
+ * a running owner removes them itself, so this is an owner that is stuck, or one of another
+ * version that does not know the request.
+ */
 export class OwnerHoldsHomeError extends GardenerError {
   static readonly code = 'GDN_OWNER_HOLDS_HOME';
-  constructor(home: string, pid: number | null, what: string) {
+  constructor(home: string, pid: number | null, why: string) {
     super(
       OwnerHoldsHomeError.code,
-      `the owner (pid ${pid ?? 'unknown'}) holds ${home}, and ${what} only while no owner runs: stop it with \`gardener serve --stop\`, run this again, then start it again (\`systemctl --user start gardener\` for the service)`,
+      `the owner (pid ${pid ?? 'unknown'}) holds ${home} but did not remove the brains (${why}); nothing was removed: see it with \`gardener serve --status\`, or stop it (\`gardener serve --stop\`) and run this again`,
       { exitCode: 2 },
     );
     this.name = 'OwnerHoldsHomeError';
+  }
+}
+
+/** The page removes only brains whose folders are all gone; this one's are there. */
+export class BrainNotGoneError extends GardenerError {
+  static readonly code = 'GDN_BRAIN_NOT_GONE';
+  constructor(id: string, roots: string) {
+    super(BrainNotGoneError.code, `brain ${id} still has its folder (${roots}): the page removes only brains whose folders are gone; \`gardener brains --remove ${id}\` removes it anyway`, { exitCode: 2 });
+    this.name = 'BrainNotGoneError';
   }
 }
 

@@ -2,8 +2,9 @@
  * `gardener brains`: an owner left running for a month sees throwaway folders come and go
  * (worktrees, checkouts in /tmp); each `ingest` of one made a brain, and nothing removed it.
  * The list says which brains' folders are gone and what their stores weigh; `--prune` removes
- * those (and brain folders no registry entry names), `--remove` one by id or folder, never
- * while an owner holds the home, and never a brain whose folder is still there.
+ * those (and brain folders no registry entry names), `--remove` one by id or folder. With an
+ * owner running, the owner removes them itself (it closes each first); an owner that holds the
+ * home and does not answer removes nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
-import { ownerEnv, runCli, startServe } from './helpers/owner.js';
+import { homeToken, logLine, ownerEnv, runCli, startServe } from './helpers/owner.js';
+import { OwnerLock } from '../src/owner/owner-lock.js';
+import { makePrivateDir, runPaths } from '../src/owner/run-paths.js';
 
 interface Listing {
   brains: { id: string; roots: { path: string; present: boolean }[]; gone: boolean; store: string; bytes: number; files: number | null; armed: boolean | null }[];
@@ -19,6 +22,9 @@ interface Listing {
 }
 
 const registryIds = (home: string) => (JSON.parse(readFileSync(join(home, 'registry.json'), 'utf8')) as { brains: { id: string }[] }).brains.map((b) => b.id).sort();
+
+const idOf = (home: string, root: string) =>
+  (JSON.parse(readFileSync(join(home, 'registry.json'), 'utf8')) as { brains: { id: string; roots: string[] }[] }).brains.find((b) => b.roots.includes(root))!.id;
 
 async function twoBrains() {
   const home = await makeTempDir('gardener-home-');
@@ -120,25 +126,72 @@ test('--remove takes one brain by id or folder; an unknown one is exit 2 naming 
   }
 });
 
-test('with an owner holding the home, nothing is removed: exit 2 naming its pid (and with nothing to remove, no lock is needed)', async () => {
+test('with an owner running, the owner removes them: it stops watching each, closes it, drops it, and serves the rest as before', { timeout: 120_000 }, async () => {
   const { home, env, kept, gone } = await twoBrains();
+  assert.equal((await runCli(['daemon', 'start', gone.dir], env)).code, 0);
+  const goneId = idOf(home.dir, gone.dir);
+  const keptId = idOf(home.dir, kept.dir);
+  const stray = join(home.dir, 'brains', 'stray-0000');
+  mkdirSync(stray, { recursive: true });
+  writeFileSync(join(stray, 'brain.db'), 'x'.repeat(4096));
   const owner = await startServe(home.dir);
   try {
-    // Nothing to prune needs no lock: said, exit 0, beside the owner.
-    const idle = await runCli(['brains', '--prune'], env);
+    // Nothing to prune: said, exit 0, and the owner is not asked.
+    const idle = await runCli(['brains', '--prune', '--dry-run'], env);
     assert.equal(idle.code, 0, idle.stderr);
-    assert.match(idle.stdout, /nothing to prune/);
+    // The armed brain is open in the owner and watched.
+    await logLine(owner, (e) => e.msg === 'watching' && e.brain === goneId);
+    await rm(gone.dir, { recursive: true, force: true });
+    const r = await runCli(['brains', '--prune', '--json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { removed: string[]; orphans: string[]; freed_bytes: number; by_owner_pid: number };
+    assert.deepEqual(out.removed, [goneId]);
+    assert.deepEqual(out.orphans, [stray]);
+    assert.equal(out.by_owner_pid, owner.pid);
+    assert.ok(out.freed_bytes > 4096, `${out.freed_bytes} bytes freed`);
+    assert.deepEqual(registryIds(home.dir), [keptId]);
+    assert.equal(existsSync(join(home.dir, 'brains', goneId)), false, 'the brain folder is gone');
+    assert.equal(existsSync(stray), false);
+    // The owner stopped watching it and closed it before its folder went.
+    const order = owner.logs().filter((e) => e.brain === goneId).map((e) => e.msg);
+    assert.deepEqual(order.slice(order.indexOf('not watching')), ['not watching', 'brain evicted', 'brain removed']);
+    const status = JSON.parse((await runCli(['serve', '--status', '--json'], env)).stdout) as { brains: { id: string }[]; watched: { id: string }[] };
+    assert.ok(!status.brains.some((b) => b.id === goneId) && !status.watched.some((w) => w.id === goneId), JSON.stringify(status.brains));
+    // The kept brain answers through the owner as before.
+    const seek = await fetch(`${owner.ready.url}/api/tools/seek`, { method: 'POST', headers: { authorization: `Bearer ${homeToken(home.dir)}`, 'content-type': 'application/json', 'x-gardener-folder': kept.dir }, body: JSON.stringify({ query: 'keptHere' }) });
+    const seekText = await seek.text();
+    assert.equal(seek.status, 200, seekText);
+    assert.match(seekText, /src\/kept\.ts/);
+    // --remove through the owner too; the owner is still up afterwards.
+    const one = await runCli(['brains', '--remove', kept.dir], env);
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stdout, new RegExp(`removed brain ${keptId} .*\\n.*by the running owner, pid ${owner.pid}`));
+    assert.deepEqual(registryIds(home.dir), []);
+    assert.equal((await runCli(['serve', '--status'], env)).code, 0);
+  } finally {
+    await owner.stop();
+    await kept.cleanup();
+    await home.cleanup();
+  }
+});
+
+test('an owner holding the home that does not answer removes nothing: exit 2 naming the home', async () => {
+  const { home, env, kept, gone } = await twoBrains();
+  const paths = runPaths(home.dir);
+  makePrivateDir(paths.runDir);
+  const lock = OwnerLock.take(paths.lockFile)!;
+  try {
     await rm(gone.dir, { recursive: true, force: true });
     const before = registryIds(home.dir);
     const r = await runCli(['brains', '--prune'], env);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, new RegExp(`the owner \\(pid ${owner.pid}\\) holds ${home.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    assert.match(r.stderr, /gardener serve --stop/);
+    assert.match(r.stderr, /GDN_OWNER_HOLDS_HOME/);
+    assert.match(r.stderr, new RegExp(`holds ${home.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} but did not remove the brains \\(no owner answered\\); nothing was removed`));
     assert.deepEqual(registryIds(home.dir), before);
-    // Listing is a read: it works beside the owner.
+    // Listing is a read: it works beside the lock.
     assert.equal((await runCli(['brains', '--json'], env)).code, 0);
   } finally {
-    await owner.stop();
+    lock.release();
     await kept.cleanup();
     await home.cleanup();
   }

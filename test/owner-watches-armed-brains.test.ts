@@ -2,24 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { sourceFiles } from './helpers/brains.js';
-import { ownerEnv, runCli, startServe, type ServeProcess } from './helpers/owner.js';
+import { ownerEnv, runCli, startServe, type ServeProcess, logLine } from './helpers/owner.js';
 import { connectGardener } from './helpers/mcp-client.js';
-
-/** Resolves at the first log line (from now on, or already written) that matches. */
-function logLine(serve: ServeProcess, match: (entry: Record<string, unknown>) => boolean, from = 0): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const hit = serve.logs().slice(from).find(match);
-      if (hit) {
-        serve.proc.stderr!.off('data', onData);
-        resolve(hit);
-      }
-    };
-    const onData = () => setImmediate(check);
-    serve.proc.stderr!.on('data', onData);
-    check();
-  });
-}
 
 async function statusOf(repo: string, env: NodeJS.ProcessEnv) {
   const r = await runCli(['status', repo, '--json'], env);

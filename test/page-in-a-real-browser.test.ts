@@ -5,6 +5,7 @@
  *
  * - markup from the repository (a file name, a note) is shown as text and no script runs;
  * - the brains view lists every brain of the home, closed ones too, marks one whose folder is gone, and all five paint (the time is a figure for `npm run page:doc`, judged there against its 1 s bound);
+ *   the gone one is removed from its card (two clicks), and the page cannot remove a present one;
  * - a burst on an armed brain: the backlog rises and drains on the page with no reload;
  * - the rooms of a real repository (Gardener's own, at HEAD) are drawn; a room is edited and the
  *   candidate ratified from the page, by keyboard, and `gardener skeleton --json` then says so;
@@ -128,7 +129,7 @@ test('the page in a real browser: clean URL after login, brains, rooms picture, 
   }
 });
 
-test('the brains view lists every brain of the home, closed ones from their stores, a gone folder marked, and five paint (timed for page:doc)', { skip: SKIP, timeout: 120_000 }, async () => {
+test('the brains view lists every brain of the home, closed ones from their stores, a gone folder marked and removed from its card, and five paint (timed for page:doc)', { skip: SKIP, timeout: 120_000 }, async () => {
   const home = await makeTempDir('gardener-home-');
   const env = ownerEnv(home.dir);
   const repos = await Promise.all([0, 1, 2, 3, 4].map(() => makeGitRepo(sourceFiles(20))));
@@ -166,6 +167,25 @@ test('the brains view lists every brain of the home, closed ones from their stor
     // Its time is a figure `npm run page:doc` judges against its bound, never a test's verdict:
     // a full suite on 2 cores once took 1012 ms for what takes 234 alone.
     await shoot(page, 'brains');
+
+    // The gone brain is removed from its card: two clicks, then the owner's list no longer names it.
+    const goneId = (await page.getAttribute(`[data-gone="true"]`, 'data-brain'))!;
+    await page.click('[data-gone="true"] button.remove');
+    await page.click('[data-gone="true"] button.remove.confirm');
+    await page.waitForFunction((id: string) => document.querySelectorAll('[data-brain]').length === 4 && !document.querySelector(`[data-brain="${id}"]`), goneId);
+    const registry = JSON.parse(readFileSync(join(home.dir, 'registry.json'), 'utf8')) as { brains: { id: string }[] };
+    assert.equal(registry.brains.length, 4);
+    assert.ok(!registry.brains.some((b) => b.id === goneId), 'the registry no longer names it');
+    assert.equal(existsSync(join(home.dir, 'brains', goneId)), false, 'its store is gone');
+    // The page removes only a brain whose folders are gone: a present one is refused, and kept.
+    const presentId = (await page.getAttribute(`[data-gone="false"]`, 'data-brain'))!;
+    const refused = await page.evaluate(async (id: string) => {
+      const r = await fetch('/page/api/brains/remove', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
+      return { status: r.status as number, body: (await r.json()) as { error: { code: string } } };
+    }, presentId);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error.code, 'GDN_BRAIN_NOT_GONE');
+    assert.ok(existsSync(join(home.dir, 'brains', presentId)), 'the present brain is kept');
   } finally {
     await browser.close();
     await owner.stop();

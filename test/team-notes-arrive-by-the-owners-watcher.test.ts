@@ -8,22 +8,7 @@ import { makeTempDir } from './helpers/git-repo.js';
 import { makeTestBrains } from './helpers/brains.js';
 import { makeTestSession } from './helpers/session.js';
 import { makeTeamClones } from './helpers/team-clones.js';
-import { ownerEnv, runCli, startServe, type ServeProcess } from './helpers/owner.js';
-
-function logLine(serve: ServeProcess, match: (entry: Record<string, unknown>) => boolean, from = 0): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const hit = serve.logs().slice(from).find(match);
-      if (hit) {
-        serve.proc.stderr!.off('data', onData);
-        resolve(hit);
-      }
-    };
-    const onData = () => setImmediate(check);
-    serve.proc.stderr!.on('data', onData);
-    check();
-  });
-}
+import { ownerEnv, runCli, startServe, type ServeProcess, logLine } from './helpers/owner.js';
 
 test("a pulled team note reaches B's brain through B's owner's watcher, with no traffic", { timeout: 120_000 }, async () => {
   const clones = await makeTeamClones({ 'config/limits.ts': 'export function retryBudget(): number {\n  return 3;\n}\n' });

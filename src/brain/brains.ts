@@ -85,12 +85,22 @@ export class Brains {
     }
     brain = new Brain(id, brainFile(this.home, id), roots, this.pool);
     this.#open.set(id, brain);
-    while (this.#open.size > this.maxOpen) this.#evict(this.#open.values().next().value!);
+    while (this.#open.size > this.maxOpen) void this.#evict(this.#open.values().next().value!).catch(() => {});
     this.#onOpen(brain);
     return brain;
   }
 
-  #evict(brain: Brain): void {
+  /**
+   * Closes one open brain as eviction does (its sessions re-resolve, onEvict runs, the writer
+   * and reader close) and resolves once it is closed; nothing when it is not open. For a brain
+   * being removed: unregister it first, so nothing opens it again.
+   */
+  async closeOne(id: string): Promise<void> {
+    const brain = this.#open.get(id);
+    if (brain) await this.#evict(brain);
+  }
+
+  #evict(brain: Brain): Promise<void> {
     this.#open.delete(brain.id);
     brain.retire();
     const closing = (async () => {
@@ -102,6 +112,7 @@ export class Brains {
     })();
     this.#evicting.add(closing);
     void closing.catch(() => {}).finally(() => this.#evicting.delete(closing));
+    return closing;
   }
 
   /** Every brain in the registry, opened. */

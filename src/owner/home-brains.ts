@@ -56,13 +56,16 @@ export class HomeBrains {
     const open = this.#owner.describe().map((b) => ({ ...b, open: true, gone: allRootsGone(b.roots) }));
     const openIds = new Set(open.map((b) => b.id));
     const closed: ClosedBrainFacts[] = [];
-    for (const entry of this.#entries()) {
+    const entries = this.#entries();
+    for (const entry of entries) {
       if (openIds.has(entry.id)) continue;
       // Gone is read at each ask, not kept with the store's facts: a folder goes without its store changing.
       closed.push({ ...this.#closedFacts(entry), gone: allRootsGone(entry.roots) });
     }
     closed.sort((a, b) => (a.roots[0] ?? a.id).localeCompare(b.roots[0] ?? b.id));
-    for (const id of this.#closed.keys()) if (openIds.has(id)) this.#closed.delete(id);
+    // Facts kept only for closed brains still registered (a removed brain's go with it).
+    const listed = new Set(entries.map((e) => e.id));
+    for (const id of this.#closed.keys()) if (openIds.has(id) || !listed.has(id)) this.#closed.delete(id);
     return [...open, ...closed];
   }
 

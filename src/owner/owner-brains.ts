@@ -7,8 +7,8 @@
  * socket, HTTP MCP and REST.
  */
 import { isAbsolute } from 'node:path';
-import { Brains, checkFolder, type Brain } from '../brain/index.js';
-import { InvalidArgumentError } from '../errors.js';
+import { Brains, bytesFreed, checkFolder, planRemoval, removeBrainFolders, unregisterBrains, type Brain, type RemovalChoice } from '../brain/index.js';
+import { BrainNotGoneError, InvalidArgumentError } from '../errors.js';
 import { FolderProbe } from '../probe/index.js';
 import { Session } from '../session/index.js';
 import { readVigil, countBacklog } from '../store/index.js';
@@ -42,6 +42,8 @@ export class OwnerBrains implements SessionHost {
   readonly watchers: OwnerWatchers;
   #sessions = new Set<Session>();
   #log: Logger;
+  /** Removals run one at a time (the CLI and the page may ask at once). */
+  #removing: Promise<unknown> = Promise.resolve();
 
   constructor(options: OwnerBrainsOptions) {
     this.#log = options.log;
@@ -123,6 +125,31 @@ export class OwnerBrains implements SessionHost {
           sessions: [...this.#sessions].filter((s) => s.peekBrain() === brain).length,
         };
       });
+  }
+
+  /**
+   * Removes brains from the home while serving (`gardener brains --prune/--remove` through the
+   * socket, the page's button for a gone brain): each is unregistered first, so no session,
+   * watcher or page read finds it again; then its watcher stops, its vigil and reconciler are
+   * retired (a tick in flight ends between batches) and its writer and reader close; then its
+   * folder goes. `goneOnly` refuses a brain whose folders are still there (the page).
+   */
+  removeBrains(choice: RemovalChoice, { goneOnly = false }: { goneOnly?: boolean } = {}): Promise<{ removed: string[]; orphans: string[]; freed_bytes: number }> {
+    const run = this.#removing.then(async () => {
+      const home = this.brains.home;
+      const plan = planRemoval(home, choice);
+      if (goneOnly) for (const id of plan.removed) if (!plan.gone.has(id)) throw new BrainNotGoneError(id, plan.roots.get(id) ?? '');
+      const removed = unregisterBrains(home, plan.removed);
+      for (const id of removed) {
+        await this.watchers.unwatch(id);
+        await this.brains.closeOne(id);
+        this.#log.info('brain removed', { brain: id, roots: plan.roots.get(id) });
+      }
+      const orphans = removeBrainFolders(home, removed, plan.orphans);
+      return { removed, orphans, freed_bytes: bytesFreed(plan, { removed, orphans }) };
+    });
+    this.#removing = run.catch(() => {});
+    return run;
   }
 
   /** Ends every session, then stops ticks between batches and joins workers. */

@@ -128,6 +128,8 @@ export class OwnerWatchers {
       this.#resume.add(id, pending, async () => {
         if (this.#watching.get(id) !== watcher) return;
         const outcome = await requestTick();
+        // A brain no longer watched (removed, disarmed) ended its tick on purpose: nothing to say.
+        if (this.#watching.get(id) !== watcher) return;
         if (outcome.ok) {
           const r = outcome.report;
           log.info('resumed', { brain: id, detected: r.detected, drained: r.drained, backlog_left: r.backlogLeft, ...(r.busyOwnerPid ? { busy_owner_pid: r.busyOwnerPid } : {}) });

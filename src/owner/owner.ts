@@ -46,6 +46,7 @@ import { ensureToken } from './token.js';
 import { proveOwner } from './verify-owner.js';
 import { PageRoutes } from '../page/index.js';
 import { HomeBrains } from './home-brains.js';
+import { removalChoiceOf } from '../brain/index.js';
 import { pageReadsOf } from './page-reads-host.js';
 import { threadHeap, type ThreadHeap } from '../../workers/types.js';
 import { keepPagesReturned } from '../page-return.js';
@@ -250,6 +251,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       sessionHost: brains,
       status: () => owner?.status() ?? {},
       stop: () => stop('serve --stop'),
+      removeBrains: (remove) => brains.removeBrains(removalChoiceOf(remove)),
     });
     await socket.listen().catch((err: NodeJS.ErrnoException) => {
       throw new ListenError(paths.socket, err.message, { cause: err });
@@ -267,9 +269,10 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
         startedAt: Date.parse(info.started_at),
         brains: () => brains.describe(),
         sessionHost: brains,
-        // The page lists every brain of the home (closed ones read-only), and reads code lines and
-        // a file's history under the tools' rules (src/tools/page-reads.ts): docs/page.md.
-        page: new PageRoutes({ brains: () => homeBrains.describe(), reads: pageReadsOf(brains) }),
+        // The page lists every brain of the home (closed ones read-only), reads code lines and a
+        // file's history under the tools' rules (src/tools/page-reads.ts), and removes a brain
+        // whose folders are gone: docs/page.md.
+        page: new PageRoutes({ brains: () => homeBrains.describe(), reads: pageReadsOf(brains), removeBrain: (id) => brains.removeBrains({ ids: [id] }, { goneOnly: true }) }),
       });
       try {
         info.url = await http.listen();

@@ -13,6 +13,7 @@
  *   POST /page/api/tools/<name>  a tool call through the REST seam (?folder=…)
  *   POST /page/api/read/lines    code lines around hits, {hits:[{path,line}]} (?folder=…)
  *   POST /page/api/read/history  a file's recent commits and the files that change with it, {path}
+ *   POST /page/api/brains/remove removes a brain whose folders are all gone, {id}
  *   POST /page/api/logout        ends the page session
  *
  * Every request but /login, `/` and the static files (none of them holds anything of a brain) needs the cookie (GDN_PAGE_LOGIN_REQUIRED);
@@ -20,7 +21,7 @@
  * the cookie off other sites' requests, and the header check holds where a browser does not.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PageAssetsMissingError, PageCrossSiteError, PageLoginCodeInvalidError, PageLoginRequiredError, RouteNotFoundError } from '../errors.js';
+import { InvalidArgumentError, PageAssetsMissingError, PageCrossSiteError, PageLoginCodeInvalidError, PageLoginRequiredError, RouteNotFoundError } from '../errors.js';
 import { LoginCodes, PAGE_COOKIE, pageCookieOf, type LoginCodesOptions } from './login-codes.js';
 import { PAGE_CSP, PageAssets } from './page-assets.js';
 import { BrainsStream, type BrainsStreamOptions } from './brains-stream.js';
@@ -44,6 +45,11 @@ export interface PageRoutesOptions extends LoginCodesOptions, BrainsStreamOption
     lines(folder: string, body: unknown): Promise<unknown>;
     history(folder: string, body: unknown): Promise<unknown>;
   };
+  /**
+   * Removes a brain whose folders are all gone (the owner refuses one whose folders are there,
+   * GDN_BRAIN_NOT_GONE). Without it the route answers 404.
+   */
+  removeBrain?: (id: string) => Promise<unknown>;
   /** Where the bundle is. @default PAGE_ASSETS_DIR */
   assetsDir?: string;
 }
@@ -64,10 +70,12 @@ export class PageRoutes {
   #stream: BrainsStream;
   #brains: (() => unknown) | undefined;
   #reads: PageRoutesOptions['reads'];
+  #removeBrain: PageRoutesOptions['removeBrain'];
 
   constructor(options: PageRoutesOptions = {}) {
     this.#brains = options.brains;
     this.#reads = options.reads;
+    this.#removeBrain = options.removeBrain;
     this.logins = new LoginCodes(options);
     this.#assets = new PageAssets(options.assetsDir);
     this.#stream = new BrainsStream(options);
@@ -116,13 +124,15 @@ export class PageRoutes {
     const read = /^\/page\/api\/read\/(lines|history)$/.exec(path);
     if (read && req.method === 'POST' && this.#reads) {
       const folder = url.searchParams.get('folder') ?? '';
-      try {
-        return send(res, 200, await this.#reads[read[1] as 'lines' | 'history'](folder, body));
-      } catch (err) {
-        const e = err as { code?: string; message?: string };
-        if (typeof e.code !== 'string' || !e.code.startsWith('GDN_')) throw err;
-        return send(res, e.code === 'GDN_BRAIN_NOT_FOUND' ? 404 : 400, { error: { code: e.code, message: e.message } });
+      return answer(res, () => this.#reads![read[1] as 'lines' | 'history'](folder, body));
+    }
+    if (req.method === 'POST' && path === '/page/api/brains/remove' && this.#removeBrain) {
+      const id = (body as { id?: unknown } | undefined)?.id;
+      if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
+        const err = new InvalidArgumentError('name the brain to remove as {"id": "<brain id>"}');
+        return send(res, 400, { error: { code: err.code, message: err.message } });
       }
+      return answer(res, () => this.#removeBrain!(id));
     }
     const err = new RouteNotFoundError(req.method, path);
     send(res, 404, { error: { code: err.code, message: err.message } });
@@ -148,6 +158,20 @@ export class PageRoutes {
     }
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': this.#assets.typeOf(name), 'content-length': String(bytes.length) }).end(bytes);
   }
+}
+
+/** 200 with what `work` answers; a Gardener error as its code and message (404 not found, 409 not gone, else 400). */
+async function answer(res: ServerResponse, work: () => Promise<unknown>): Promise<void> {
+  let value: unknown;
+  try {
+    value = await work();
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (typeof e.code !== 'string' || !e.code.startsWith('GDN_')) throw err;
+    const status = e.code === 'GDN_BRAIN_NOT_FOUND' ? 404 : e.code === 'GDN_BRAIN_NOT_GONE' ? 409 : 400;
+    return send(res, status, { error: { code: e.code, message: e.message } });
+  }
+  send(res, 200, value);
 }
 
 function refusal(status: number, err: { code: string; message: string }) {

@@ -86,6 +86,22 @@ export async function startServe(home: string, args: string[] = [], extraEnv: No
   };
 }
 
+/** Resolves at the first log line (from now on, or already written) that matches. */
+export function logLine(serve: ServeProcess, match: (entry: Record<string, unknown>) => boolean, from = 0): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const hit = serve.logs().slice(from).find(match);
+      if (hit) {
+        serve.proc.stderr!.off('data', onData);
+        resolve(hit);
+      }
+    };
+    const onData = () => setImmediate(check);
+    serve.proc.stderr!.on('data', onData);
+    check();
+  });
+}
+
 /** Runs the CLI to completion; resolves with its exit code and output. */
 export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const proc = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });

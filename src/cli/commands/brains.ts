@@ -1,16 +1,19 @@
 /**
  * `gardener brains`: every brain of the home, with its folders (gone or there) and the disk its
  * store takes. `--prune` removes the brains whose folders are all gone and brain folders no
- * registry entry names; `--remove ID|DIR` removes one. Removing needs the home to itself: the
- * command holds the owner lock while it works, so no owner runs or starts meanwhile.
+ * registry entry names; `--remove ID|DIR` removes one. Removing needs the home: with no owner
+ * running the command takes the owner lock while it works (so none starts meanwhile); with one
+ * running, it asks that owner over its socket, which closes the brains and removes them itself.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { folderBytes, listHomeBrains, removeBrains, resolveHome, type ListedBrain, type Removal } from '../../brain/index.js';
+import { bytesFreed, listHomeBrains, planRemoval, removeBrains, resolveHome, type ListedBrain, type RemovalChoice, type RemovalPlan } from '../../brain/index.js';
 import { InvalidArgumentError, OwnerHoldsHomeError } from '../../errors.js';
+import { dialOwnerOf } from '../../owner/dial-home.js';
 import { OwnerLock } from '../../owner/owner-lock.js';
 import { readOwnerFile } from '../../owner/owner-file.js';
 import { makePrivateDir, runPaths } from '../../owner/run-paths.js';
+import { VERSION } from '../../version.js';
 import { printJson, printLine } from '../output.js';
 
 export interface BrainsOptions {
@@ -18,6 +21,20 @@ export interface BrainsOptions {
   prune?: boolean;
   remove?: string;
   dryRun?: boolean;
+}
+
+/**
+ * How long a running owner has to answer a removal: it closes each brain first, and a tick in
+ * flight on one ends at its next batch.
+ */
+const OWNER_REMOVAL_TIMEOUT_MS = 30_000;
+
+interface Outcome {
+  removed: string[];
+  orphans: string[];
+  freedBytes: number;
+  /** The owner's pid when a running owner removed them. */
+  byOwner: number | null;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -29,21 +46,21 @@ export async function brains(opts: BrainsOptions): Promise<void> {
   if (!opts.prune && opts.remove === undefined) return show(home, opts.json === true);
 
   const list = listHomeBrains(home);
-  const chosen = opts.prune ? list.brains.filter((b) => b.gone) : [named(home, list.brains, opts.remove!)];
-  const orphans = opts.prune ? list.orphans : [];
+  const choice: RemovalChoice = opts.prune ? { prune: true } : { ids: [named(home, list.brains, opts.remove!).id] };
   // What a removal frees, counted once from what is there before it (a dry run and a removal say the same).
-  const bytes = new Map<string, number>([...list.brains.map((b) => [b.id, b.bytes] as const), ...orphans.map((dir) => [dir, folderBytes(dir)] as const)]);
-  const outcome: Removal = opts.dryRun || chosen.length + orphans.length === 0
-    ? { removed: chosen.map((b) => b.id), orphans }
-    : holdingTheHome(home, opts.prune ? 'brains are pruned' : 'a brain is removed', () => removeBrains(home, chosen.map((b) => b.id), orphans));
-  const freedBytes = [...outcome.removed, ...outcome.orphans].reduce((s, key) => s + (bytes.get(key) ?? 0), 0);
-  if (opts.json) return printJson({ removed: outcome.removed, orphans: outcome.orphans, freed_bytes: freedBytes, dry_run: opts.dryRun === true });
+  const plan = planRemoval(home, choice, list);
+  const outcome: Outcome = opts.dryRun || plan.removed.length + plan.orphans.length === 0
+    ? { removed: plan.removed, orphans: plan.orphans, freedBytes: bytesFreed(plan, plan), byOwner: null }
+    : await removeHoldingTheHome(home, choice, plan);
+  if (opts.json) {
+    return printJson({ removed: outcome.removed, orphans: outcome.orphans, freed_bytes: outcome.freedBytes, dry_run: opts.dryRun === true, ...(outcome.byOwner !== null ? { by_owner_pid: outcome.byOwner } : {}) });
+  }
   if (outcome.removed.length + outcome.orphans.length === 0) return printLine('gardener brains: nothing to prune (every brain has a folder, no stray brain folder)');
   const verb = opts.dryRun ? 'would remove' : 'removed';
-  const roots = new Map(list.brains.map((b) => [b.id, b.roots.map((r) => r.path).join(', ')]));
-  for (const id of outcome.removed) printLine(`${verb} brain ${id} (${roots.get(id)})`);
+  for (const id of outcome.removed) printLine(`${verb} brain ${id}${plan.roots.has(id) ? ` (${plan.roots.get(id)})` : ''}`);
   for (const dir of outcome.orphans) printLine(`${verb} ${dir} (no registry entry names it)`);
-  printLine(`${opts.dryRun ? 'would free' : 'freed'} ${mb(freedBytes)}; the folders the brains mapped are not touched`);
+  const by = outcome.byOwner !== null ? ` (by the running owner, pid ${outcome.byOwner}, which closed them first)` : '';
+  printLine(`${opts.dryRun ? 'would free' : 'freed'} ${mb(outcome.freedBytes)}${by}; the folders the brains mapped are not touched`);
 }
 
 function show(home: string, json: boolean): void {
@@ -71,15 +88,28 @@ function named(home: string, brains: ListedBrain[], what: string): ListedBrain {
   throw new InvalidArgumentError(`no brain "${what}" in ${home}: \`gardener brains\` lists them (give an id, or a folder that is a brain's root)`);
 }
 
-/** Runs `work` holding the home's owner lock, or refuses when an owner holds it. */
-function holdingTheHome<T>(home: string, what: string, work: () => T): T {
+/**
+ * Removes what `plan` names holding the home's owner lock; when a running owner holds it, asks
+ * that owner to remove them (it plans again from the home as it finds it, closing each brain
+ * first). An owner that holds the lock and does not answer removes nothing: exit 2.
+ */
+async function removeHoldingTheHome(home: string, choice: RemovalChoice, plan: RemovalPlan): Promise<Outcome> {
   const paths = runPaths(home);
   makePrivateDir(paths.runDir);
   const lock = OwnerLock.take(paths.lockFile);
-  if (!lock) throw new OwnerHoldsHomeError(home, readOwnerFile(paths.ownerFile)?.pid ?? null, what);
-  try {
-    return work();
-  } finally {
-    lock.release();
+  if (lock) {
+    try {
+      const r = removeBrains(home, plan.removed, plan.orphans);
+      return { ...r, freedBytes: bytesFreed(plan, r), byOwner: null };
+    } finally {
+      lock.release();
+    }
   }
+  const pid = readOwnerFile(paths.ownerFile)?.pid ?? null;
+  const d = await dialOwnerOf(home, { gardener: VERSION, op: 'brains', pid: process.pid, remove: choice }, OWNER_REMOVAL_TIMEOUT_MS);
+  if (!d.socket) throw new OwnerHoldsHomeError(home, pid, d.why);
+  d.socket.destroy();
+  const r = d.reply.removal as { removed?: string[]; orphans?: string[]; freed_bytes?: number } | undefined;
+  if (!d.reply.ok || !r) throw new OwnerHoldsHomeError(home, d.reply.pid, d.reply.error ?? 'its answer named no removal: an owner of another version?');
+  return { removed: r.removed ?? [], orphans: r.orphans ?? [], freedBytes: r.freed_bytes ?? 0, byOwner: d.reply.pid };
 }

@@ -12,8 +12,9 @@
  * anything of its session, is the one place that dials the owner (owner/dial-home.ts, with the
  * checks of owner/verify-owner.ts): a peer that is not this home's owner learns a nonce and
  * nothing else. `op` is `mcp` (the connection becomes one MCP session), `status` (the owner
- * answers its status in the hello and closes) or `stop` (the owner answers, then shuts down;
- * the connection closes when it has). A client of another version gets `ok: false` and the
+ * answers its status in the hello and closes), `stop` (the owner answers, then shuts down;
+ * the connection closes when it has) or `brains` (the owner removes the brains the hello's
+ * `remove` names, `{"prune":true}` or `{"ids":[…]}`, answers what went in `removal`, and closes). A client of another version gets `ok: false` and the
  * owner's version, and serves in-process instead.
  *
  * `gardener mcp` loads this file (through the dial) before deciding anything, so it imports node
@@ -36,7 +37,8 @@ export function isNonce(value: unknown): value is string {
   return typeof value === 'string' && value.length === NONCE_BYTES * 2 && /^[0-9a-f]+$/.test(value);
 }
 
-export type HelloOp = 'mcp' | 'status' | 'stop';
+export type HelloOp = 'mcp' | 'status' | 'stop' | 'brains';
+const HELLO_OPS: readonly string[] = ['mcp', 'status', 'stop', 'brains'];
 
 export interface ClientChallenge {
   gardener: string;
@@ -55,6 +57,8 @@ export interface ClientHello {
   folder?: string;
   pid: number;
   host_pid?: number;
+  /** For `brains`: what to remove (checked by the owner). */
+  remove?: unknown;
 }
 
 export interface OwnerHello {
@@ -63,6 +67,8 @@ export interface OwnerHello {
   pid: number;
   error?: string;
   status?: Record<string, unknown>;
+  /** For `brains`: what was removed. */
+  removal?: Record<string, unknown>;
 }
 
 /**
@@ -81,7 +87,7 @@ export async function answerChallenge(socket: Socket, timeoutMs: number, prove: 
 export async function readHello(socket: Socket, timeoutMs: number, prefix: Buffer = Buffer.alloc(0)): Promise<{ hello: ClientHello; rest: Buffer } | null> {
   const got = await readHelloLine(socket, timeoutMs, prefix);
   const v = got?.value as ClientHello | undefined;
-  if (!got || typeof v?.gardener !== 'string' || !['mcp', 'status', 'stop'].includes(v.op)) return null;
+  if (!got || typeof v?.gardener !== 'string' || !HELLO_OPS.includes(v.op)) return null;
   return { hello: v, rest: got.rest };
 }
 

@@ -31,6 +31,8 @@ export interface SocketListenerOptions {
   prove: (nonce: string) => OwnerProof;
   /** Asked to stop by `serve --stop`: the connection stays open until the process exits. */
   stop: () => void;
+  /** Asked by `gardener brains --prune/--remove`: removes what `remove` names (untrusted; the host checks it). */
+  removeBrains?: (remove: unknown) => Promise<Record<string, unknown>>;
 }
 
 export class SocketListener {
@@ -92,6 +94,18 @@ export class SocketListener {
     if (hello.op === 'stop') {
       reply({ ok: true });
       this.#options.stop();
+      return;
+    }
+    if (hello.op === 'brains') {
+      const remove = this.#options.removeBrains;
+      try {
+        if (!remove) throw new Error('this owner does not remove brains');
+        reply({ ok: true, removal: await remove(hello.remove) });
+      } catch (err) {
+        const e = err as { code?: unknown; message?: string };
+        reply({ ok: false, error: `${e.message ?? String(err)}${typeof e.code === 'string' && e.code.startsWith('GDN_') ? ` [${e.code}]` : ''}` });
+      }
+      socket.end();
       return;
     }
     const refuse = (error: string) => {
