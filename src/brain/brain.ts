@@ -16,12 +16,20 @@ export class Brain {
   #writer: StoreWriterClient | undefined;
   #reader: Database | undefined;
   #retired = false;
+  #writerIdleMs: number | undefined;
+  #onWriterParked: (() => void) | undefined;
 
-  constructor(id: string, file: string, roots: readonly string[], pool: WorkerPool) {
+  /**
+   * @param options.writerIdleMs quiet before the writer's thread ends (store-writer-client.ts WRITER_IDLE_MS)
+   * @param options.onWriterParked told when it has
+   */
+  constructor(id: string, file: string, roots: readonly string[], pool: WorkerPool, options: { writerIdleMs?: number; onWriterParked?: () => void } = {}) {
     this.id = id;
     this.file = file;
     this.roots = roots;
     this.pool = pool;
+    this.#writerIdleMs = options.writerIdleMs;
+    this.#onWriterParked = options.onWriterParked;
   }
 
   /**
@@ -47,8 +55,13 @@ export class Brain {
   }
 
   writerClient(): StoreWriterClient {
-    this.#writer ??= new StoreWriterClient(this.file);
+    this.#writer ??= new StoreWriterClient(this.file, { idleMs: this.#writerIdleMs, onParked: this.#onWriterParked });
     return this.#writer;
+  }
+
+  /** Whether its writer thread runs now (a status that asks every writer must not wake a parked one). */
+  get writerRunning(): boolean {
+    return this.#writer?.running ?? false;
   }
 
   /** The read-only connection for recall. Opens on first use; the store must exist. */

@@ -21,6 +21,10 @@ export interface BrainsOptions extends WorkerPoolOptions {
   onOpen?: (brain: Brain) => void;
   /** Called before an evicted brain is closed; awaited (the owner joins its vigil here). */
   onEvict?: (brain: Brain) => Promise<void>;
+  /** Quiet before an open brain's writer thread ends, in ms. @default WRITER_IDLE_MS */
+  writerIdleMs?: number;
+  /** Told when an open brain's idle writer thread has ended. */
+  onWriterParked?: (brain: Brain) => void;
 }
 
 export class Brains {
@@ -32,6 +36,8 @@ export class Brains {
   #evicting = new Set<Promise<void>>();
   #onOpen: (brain: Brain) => void;
   #onEvict: (brain: Brain) => Promise<void>;
+  #writerIdleMs: number | undefined;
+  #onWriterParked: (brain: Brain) => void;
 
   constructor(options: BrainsOptions = {}) {
     const max = options.maxOpen ?? Infinity;
@@ -43,6 +49,8 @@ export class Brains {
     this.pool = new WorkerPool(options);
     this.#onOpen = options.onOpen ?? (() => {});
     this.#onEvict = options.onEvict ?? (async () => {});
+    this.#writerIdleMs = options.writerIdleMs;
+    this.#onWriterParked = options.onWriterParked ?? (() => {});
   }
 
   /** The open brains, least recently used first. */
@@ -83,7 +91,8 @@ export class Brains {
       this.#open.set(id, brain);
       return brain;
     }
-    brain = new Brain(id, brainFile(this.home, id), roots, this.pool);
+    const opened: Brain = new Brain(id, brainFile(this.home, id), roots, this.pool, { writerIdleMs: this.#writerIdleMs, onWriterParked: () => this.#onWriterParked(opened) });
+    brain = opened;
     this.#open.set(id, brain);
     while (this.#open.size > this.maxOpen) void this.#evict(this.#open.values().next().value!).catch(() => {});
     this.#onOpen(brain);

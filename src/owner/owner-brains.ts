@@ -28,6 +28,8 @@ export interface OwnerBrainsOptions {
   maxBrains?: number;
   /** Pool threads shared by every brain. @default DEFAULT_POOL_THREADS */
   maxThreads?: number;
+  /** Quiet before an open brain's writer thread ends, in ms. @default WRITER_IDLE_MS */
+  writerIdleMs?: number;
   vigil?: VigilOptions;
   /** The live watchers' options (tests inject a backend and shorter windows). */
   watch?: Partial<Omit<OwnerWatchersOptions, 'home' | 'brains' | 'vigils' | 'log'>>;
@@ -53,6 +55,8 @@ export class OwnerBrains implements SessionHost {
       home: options.home,
       maxOpen: options.maxBrains ?? DEFAULT_MAX_BRAINS,
       maxThreads: options.maxThreads,
+      writerIdleMs: options.writerIdleMs,
+      onWriterParked: (brain) => this.#log.debug('writer parked', { brain: brain.id }),
       onOpen: (brain) => this.#opened(brain),
       onEvict: async (brain) => {
         this.#log.info('brain evicted', { brain: brain.id });

@@ -78,6 +78,8 @@ export interface OwnerOptions {
   allowRemote?: boolean;
   maxBrains?: number;
   maxThreads?: number;
+  /** Quiet before an open brain's writer thread ends, in ms. @default WRITER_IDLE_MS */
+  writerIdleMs?: number;
   log: Logger;
   env?: NodeJS.ProcessEnv;
   /** Watch SIGTERM/SIGINT and bound the shutdown with a hard exit. @default true */
@@ -140,7 +142,8 @@ export class Owner {
   #heaps(): { main: ThreadHeap; pool: ThreadHeap | null; writers: Record<string, ThreadHeap>; threads_at: string | null } {
     if (!this.#askingHeaps) {
       this.#askingHeaps = true;
-      const open = this.brains.brains.openBrains();
+      // Only writers running now: asking a parked one would start its thread again.
+      const open = this.brains.brains.openBrains().filter((b) => b.writerRunning);
       void Promise.allSettled([this.brains.brains.pool.heapStatsIfRunning() ?? Promise.resolve(null), ...open.map((b) => b.writer.heapStats())])
         .then(([pool, ...writers]) => {
           const w: Record<string, ThreadHeap> = {};
@@ -237,7 +240,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     clearSocketPath(paths.socket, readOwnerFile(paths.ownerFile), log);
     rewriteOwnerFile(paths.ownerFile, info);
     wroteOwnerFile = true;
-    const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, log, watch: options.watch });
+    const brains = new OwnerBrains({ home: paths.home, maxBrains: options.maxBrains, maxThreads: options.maxThreads, writerIdleMs: options.writerIdleMs, log, watch: options.watch });
     let stop = (_reason: string) => {};
     // Bound under a private name, then renamed into place: closing a Unix socket server makes
     // libuv unlink the path it bound, which would delete whatever socket then sits at the real

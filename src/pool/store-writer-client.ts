@@ -5,6 +5,13 @@
  * So every call here races the worker's `exit`/`error` and a timeout; a dead worker rejects
  * every pending call with WorkerCrashedError, and the next call starts a fresh worker and
  * reopens the same store, so the writer recovers by itself.
+ *
+ * A writer with no call for WRITER_IDLE_MS ends its thread the same way (parked): an owner that
+ * runs for a month opens brains for sessions that come once and go, and each kept a writer
+ * thread (about 10 MB of RSS) until the LRU let the brain go, 16 brains later. The next call
+ * starts a fresh one (a worker start and the store's open, tens of ms, once after the quiet).
+ * Everything a writer holds between calls is in the store but the staged results of a drain
+ * in progress, and a drain calls the writer without pause.
  */
 import { Worker, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
@@ -12,9 +19,16 @@ import { nodeEndpoint } from './node-endpoint.js';
 import { WorkerCrashedError, WorkerTimeoutError, InvalidArgumentError } from '../errors.js';
 import type { StoreWriter } from '../../workers/store-writer.js';
 import { WORKER_RESOURCE_LIMITS } from './worker-pool.js';
+import { realTimers, type Timers } from '../timers.js';
 
 /** Bound on one writer call. A transaction of one 32-file batch takes milliseconds. */
 export const STORE_CALL_TIMEOUT_MS = 60_000;
+/**
+ * A writer this long without a call ends its thread (the next call starts another). An armed,
+ * watched brain ticks at least every 5 minutes (the watcher's safety net), so only the writers
+ * of brains nothing uses are parked.
+ */
+export const WRITER_IDLE_MS = 10 * 60_000;
 
 type Methods<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
 export type StoreWriterApi = Omit<Methods<StoreWriter>, 'open' | 'close'>;
@@ -22,6 +36,12 @@ export type StoreWriterApi = Omit<Methods<StoreWriter>, 'open' | 'close'>;
 export interface StoreWriterClientOptions {
   /** Bound on each call, in ms. @default STORE_CALL_TIMEOUT_MS */
   callTimeoutMs?: number;
+  /** Quiet after the last call before the thread ends, in ms. @default WRITER_IDLE_MS */
+  idleMs?: number;
+  /** The idle timer's clock (tests). @default realTimers (unref'd) */
+  timers?: Timers;
+  /** Told each time an idle writer's thread has ended. */
+  onParked?: () => void;
 }
 
 /** The module the store writer's thread starts with: it sets the heap flags, then loads the writer. */
@@ -59,6 +79,10 @@ export class StoreWriterClient {
   readonly file: string;
   readonly api: StoreWriterApi;
   #timeoutMs: number;
+  #idleMs: number;
+  #timers: Timers;
+  #onParked: () => void;
+  #idleTimer: unknown;
   #live: Live | undefined;
   #closed = false;
   /** Calls still running: close() lets them finish (each is bounded) before closing the store. */
@@ -69,25 +93,66 @@ export class StoreWriterClient {
     if (!Number.isInteger(t) || t <= 0) {
       throw new InvalidArgumentError(`options.callTimeoutMs must be a positive integer, got ${String(t)} (${typeof t})`);
     }
+    const idle = options.idleMs ?? WRITER_IDLE_MS;
+    if (!Number.isInteger(idle) || idle <= 0) {
+      throw new InvalidArgumentError(`options.idleMs must be a positive integer, got ${String(idle)} (${typeof idle})`);
+    }
     this.file = file;
     this.#timeoutMs = t;
+    this.#idleMs = idle;
+    this.#timers = options.timers ?? realTimers;
+    this.#onParked = options.onParked ?? (() => {});
     this.api = new Proxy({} as StoreWriterApi, {
       get: (_, name) => (...args: unknown[]) => this.call(String(name), args),
     });
   }
 
   /** Starts the worker and opens the store now (otherwise the first call does). */
-  async ready(): Promise<void> {
-    await this.#ensure().opened;
+  ready(): Promise<void> {
+    return this.#track(this.#ensure().opened);
+  }
+
+  /** Whether a writer thread is running now (not before the first call, nor once parked or closed). */
+  get running(): boolean {
+    return this.#live !== undefined;
   }
 
   /** Calls one writer method, bounded; rejects with WorkerCrashedError or WorkerTimeoutError. */
   call(method: string, args: unknown[]): Promise<never> {
-    const p = this.#call(method, args);
+    return this.#track(this.#call(method, args));
+  }
+
+  /** Holds the idle timer off while `p` runs; the last call to settle starts it again. */
+  #track<T>(p: Promise<T>): Promise<T> {
+    this.#timers.clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
     this.#pending.add(p);
-    const forget = () => this.#pending.delete(p);
+    const forget = () => {
+      this.#pending.delete(p);
+      if (this.#pending.size === 0 && !this.#closed && this.#live) this.#idleTimer = this.#timers.setTimeout(() => void this.#park(), this.#idleMs);
+    };
     p.then(forget, forget);
     return p;
+  }
+
+  /** Ends an idle writer's thread; the next call starts a fresh one on the same store. */
+  async #park(): Promise<void> {
+    this.#idleTimer = undefined;
+    const live = this.#live;
+    if (!live || this.#pending.size > 0 || this.#closed) return;
+    this.#live = undefined;
+    await this.#end(live);
+    this.#onParked();
+  }
+
+  async #end(live: Live): Promise<void> {
+    try {
+      await unlessDead(live, live.remote.close());
+    } catch {
+      // Closing a writer that already died is fine.
+    }
+    live.remote[Comlink.releaseProxy]();
+    await live.worker.terminate();
   }
 
   async #call(method: string, args: unknown[]): Promise<never> {
@@ -113,16 +178,11 @@ export class StoreWriterClient {
     if (this.#closed) return;
     await Promise.allSettled([...this.#pending]);
     this.#closed = true;
+    this.#timers.clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
     const live = this.#live;
     this.#live = undefined;
-    if (!live) return;
-    try {
-      await unlessDead(live, live.remote.close());
-    } catch {
-      // Closing a writer that already died is fine.
-    }
-    live.remote[Comlink.releaseProxy]();
-    await live.worker.terminate();
+    if (live) await this.#end(live);
   }
 
   #ensure(): Live {

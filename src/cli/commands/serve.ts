@@ -8,6 +8,7 @@ import { InvalidArgumentError, OwnerNotRunningError, OwnerUnverifiedError } from
 import { dialOwnerOf } from '../../owner/dial-home.js';
 import { createLogger, logLevelFrom } from '../../log.js';
 import { VERSION } from '../../version.js';
+import { msFromEnv } from '../../timers.js';
 import { printJson, printLine, positiveInt } from '../output.js';
 
 /** Bound on `--status` / `--stop` reaching the owner, in ms. */
@@ -24,6 +25,9 @@ export interface ServeOptions {
   json?: boolean;
 }
 
+/** Overrides WRITER_IDLE_MS (ms): tests, and operators who want writers kept longer or shorter. */
+export const WRITER_IDLE_ENV = 'GARDENER_WRITER_IDLE_MS';
+
 export async function serve(opts: ServeOptions): Promise<void> {
   const home = resolveHome();
   if (opts.status || opts.stop) return control(home, opts.stop ? 'stop' : 'status', opts.json === true);
@@ -32,7 +36,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const log = createLogger(logLevelFrom());
   (await import('../../service/malloc-arenas.js')).holdMallocArenas(log);
   const { startOwner } = await import('../../owner/owner.js');
-  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, log });
+  const { WRITER_IDLE_MS } = await import('../../pool/store-writer-client.js');
+  // How long an open brain's writer thread outlives its last call (docs/owner.md).
+  const writerIdleMs = msFromEnv(WRITER_IDLE_ENV, WRITER_IDLE_MS, 1, (line) => log.warn(line));
+  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, writerIdleMs, log });
   if (!outcome.started) {
     const r = outcome.running;
     if (opts.json) printJson({ running: true, started: false, pid: r.pid, url: r.url, socket: r.socket });
