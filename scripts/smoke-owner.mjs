@@ -3,7 +3,8 @@
 // A temporary home and git repository; `init` and `daemon start` through the CLI; `serve --port
 // 0` under the runtime; waits (on its log lines, no clock) until the armed brain is watched,
 // saves a file, waits for the watcher's tick, finds the new symbol through REST with the
-// token, then SIGTERM: the owner must exit 0 and leave no owner.json behind. Exits non-zero,
+// token, removes the brain through the owner (`gardener brains --remove`), then SIGTERM: the
+// owner must exit 0 and leave no owner.json behind. Exits non-zero,
 // saying why, on any failure; bounded by SMOKE_TIMEOUT_MS.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,11 +60,17 @@ const res = await fetch(`${ready.url}/api/tools/seek?folder=${encodeURIComponent
 const body = await res.json();
 if (!res.ok || !JSON.stringify(body).includes('savedDuringSmoke')) fail(`REST seek did not find the saved file: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
 
+// The watched brain removed through the running owner: it stops watching it, closes it, drops it.
+const removal = JSON.parse(run('brains', '--remove', repo, '--json'));
+if (removal.removed?.[0] !== brain || removal.by_owner_pid !== owner.pid) fail(`brains --remove through the owner: ${JSON.stringify(removal)}`);
+await logLine((l) => l.msg === 'brain removed' && l.brain === brain, before);
+if (existsSync(join(home, 'brains', brain))) fail('the removed brain\'s folder is still there');
+
 stopping = true;
 owner.kill('SIGTERM');
 const { code, signal } = await exited;
 if (code !== 0) fail(`SIGTERM: exit code ${code}, signal ${signal}`);
 if (existsSync(join(home, 'run', 'owner.json'))) fail('owner.json left behind');
 cleanup();
-console.log(`owner smoke (${runtime}): ok (watched natively, a save reached the map, REST answered, SIGTERM clean)`);
+console.log(`owner smoke (${runtime}): ok (watched natively, a save reached the map, REST answered, the brain removed through the owner, SIGTERM clean)`);
 process.exit(0);
