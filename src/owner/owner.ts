@@ -50,6 +50,7 @@ import { removalChoiceOf } from '../brain/index.js';
 import { pageReadsOf } from './page-reads-host.js';
 import { threadHeap, type ThreadHeap } from '../../workers/types.js';
 import { keepPagesReturned } from '../page-return.js';
+import { EXIT_UPGRADED, watchForUpgrade } from './upgrade-watch.js';
 import { callsInFlight } from '../dispatch/calls-in-flight.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
@@ -83,6 +84,8 @@ export interface OwnerOptions {
   log: Logger;
   env?: NodeJS.ProcessEnv;
   /** Watch SIGTERM/SIGINT and bound the shutdown with a hard exit. @default true */
+  /** How often the owner reads its package.json for an install over it (upgrade-watch.ts). @default UPGRADE_CHECK_MS */
+  upgradeCheckMs?: number;
   processHooks?: boolean;
   /** The live watchers' options (tests inject shorter windows). */
   watch?: OwnerBrainsOptions['watch'];
@@ -103,6 +106,9 @@ export class Owner {
   #unhook: () => void = () => {};
   #hardExit: NodeJS.Timeout | undefined;
   #processHooks = false;
+  #stopUpgradeWatch: () => void = () => {};
+  /** What the process exits with once stopped: EXIT_UPGRADED after an install over its code. */
+  exitCode = 0;
   #lock: OwnerLock;
   #socketId: SocketId | null;
   /** The last heaps the pool and writer threads reported (status() asks again, without waiting). */
@@ -162,6 +168,7 @@ export class Owner {
   stop(reason = 'stop'): Promise<void> {
     return (this.#stopping ??= (async () => {
       this.#log.info('shutting down', { reason });
+      this.#stopUpgradeWatch();
       await Promise.all([this.#socket.stopAccepting(), this.#http?.stopAccepting()]);
       const ticksStopped = this.brains.vigils.close();
       await Promise.allSettled([this.#socket.endSessions(), this.#http?.endSessions()]);
@@ -186,6 +193,22 @@ export class Owner {
       process.exit(1);
     }, SHUTDOWN_BOUND_MS);
     void this.stop(reason);
+  }
+
+  /**
+   * Stops, exiting EXIT_UPGRADED, once another version of Gardener is installed over this
+   * owner's files (upgrade-watch.ts): the service manager then starts the new one.
+   */
+  watchForUpgrade(everyMs?: number): void {
+    this.#stopUpgradeWatch = watchForUpgrade({
+      running: VERSION,
+      everyMs,
+      onUpgrade: (version) => {
+        this.#log.warn(`Gardener ${version} was installed over this owner's ${VERSION}: stopping so the new version serves (a service manager starts it again; run by hand, start \`gardener serve\` again)`, { running: VERSION, on_disk: version, exit_code: EXIT_UPGRADED });
+        this.exitCode = EXIT_UPGRADED;
+        this.stopBounded('installed over');
+      },
+    });
   }
 
   hookProcess(): void {
@@ -294,6 +317,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts),
       // just after an answer has left, so no call waits behind the collection (src/dispatch/calls-in-flight.ts).
       keepPagesReturned(callsInFlight.afterLastCall);
+      owner.watchForUpgrade(options.upgradeCheckMs);
     }
     log.info('ready', { pid: info.pid, version: VERSION, socket: info.socket, url: info.url, home: paths.home });
     // After the listeners: subscribe the armed brains, then one resume tick each, in turn (owner-watchers.ts).

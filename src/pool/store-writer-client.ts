@@ -129,10 +129,18 @@ export class StoreWriterClient {
     this.#pending.add(p);
     const forget = () => {
       this.#pending.delete(p);
-      if (this.#pending.size === 0 && !this.#closed && this.#live) this.#idleTimer = this.#timers.setTimeout(() => void this.#park(), this.#idleMs);
+      this.#armIdle();
     };
     p.then(forget, forget);
     return p;
+  }
+
+  /**
+   * Starts the idle timer once no call runs. Its own method: a timer made inside `forget` would
+   * keep #track's scope, and with it the last call's answer, for the whole idle time.
+   */
+  #armIdle(): void {
+    if (this.#pending.size === 0 && !this.#closed && this.#live) this.#idleTimer = this.#timers.setTimeout(() => void this.#park(), this.#idleMs);
   }
 
   /** Ends an idle writer's thread; the next call starts a fresh one on the same store. */

@@ -27,6 +27,8 @@ export interface ServeOptions {
 
 /** Overrides WRITER_IDLE_MS (ms): tests, and operators who want writers kept longer or shorter. */
 export const WRITER_IDLE_ENV = 'GARDENER_WRITER_IDLE_MS';
+/** Overrides UPGRADE_CHECK_MS (ms): how often the owner looks for an install over its code. */
+export const UPGRADE_CHECK_ENV = 'GARDENER_UPGRADE_CHECK_MS';
 
 export async function serve(opts: ServeOptions): Promise<void> {
   const home = resolveHome();
@@ -39,7 +41,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const { WRITER_IDLE_MS } = await import('../../pool/store-writer-client.js');
   // How long an open brain's writer thread outlives its last call (docs/owner.md).
   const writerIdleMs = msFromEnv(WRITER_IDLE_ENV, WRITER_IDLE_MS, 1, (line) => log.warn(line));
-  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, writerIdleMs, log });
+  const { UPGRADE_CHECK_MS } = await import('../../owner/upgrade-watch.js');
+  const upgradeCheckMs = msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, (line) => log.warn(line));
+  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, writerIdleMs, upgradeCheckMs, log });
   if (!outcome.started) {
     const r = outcome.running;
     if (opts.json) printJson({ running: true, started: false, pid: r.pid, url: r.url, socket: r.socket });
@@ -47,7 +51,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     return;
   }
   await outcome.owner.closed;
-  process.exit(0);
+  process.exit(outcome.owner.exitCode);
 }
 
 async function control(home: string, op: 'status' | 'stop', json: boolean): Promise<void> {
