@@ -57,3 +57,19 @@ test('the section gives each store on disk after the warm-up: brain.db at both e
   assert.ok(m, `no stores line in:\n${section}`);
   assert.deepEqual(m.slice(1).map(Number), [30.5, 36.5, 1, 8]);
 });
+
+test('throwaway folders are judged: each brain made must be removed through the owner, and a report made before them says nothing of them', () => {
+  const r = report();
+  const again = (throwaways: { tried: number; made: number; removed: number }) =>
+    judgeSoak({
+      runMs: 65 * MIN, samples: r.samples, finalQuiet: r.samples[r.samples.length - 1]!, tokens: [], idleSeekMs: [1, 2, 3], soakSeekMs: [1, 2, 3],
+      backlogEnd: 0, ownerExit: { code: 0, signal: null }, throwaways, bounds: r.config.bounds as never,
+    });
+  const left = again({ tried: 3, made: 3, removed: 2 });
+  assert.ok(left.missed.includes('throwaway brains: 1 of 3 not made and removed through the owner'), left.missed.join('; '));
+  assert.match(renderDocSection({ ...r, verdicts: left }), /\| throwaway folders: brain made \/ removed through the owner \/ tried \| 3 \/ 2 \/ 3 \| \*\*MISSED\*\* \|/);
+  const all = again({ tried: 3, made: 3, removed: 3 });
+  assert.ok(!all.missed.some((m) => m.startsWith('throwaway')), all.missed.join('; '));
+  assert.match(renderDocSection({ ...r, verdicts: all }), /\| 3 \/ 3 \/ 3 \| met \|/);
+  assert.doesNotMatch(renderDocSection(r), /throwaway/, 'no row for a report without them');
+});

@@ -31,7 +31,7 @@ import { watchedFolders } from './watched-folders.js';
 import { restCall } from './sessions.js';
 import { makeBigTree, makePlainTree, makeTreeSitterTree, type Tree } from './trees.js';
 import { judgeSoak, type Bounds } from './verdict.js';
-import { Workload, type Brain, type TokenRecord } from './workload.js';
+import { Workload, type Brain, type TokenRecord, type WorkloadResult } from './workload.js';
 import { writeDoc, type SoakReport } from './report.js';
 import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
 import { storeSizes } from './store-sizes.js';
@@ -125,6 +125,7 @@ function rejudge(o: Options): number {
     soakSeekMs: saved.probeSeekMs,
     backlogEnd: saved.verdicts.backlogEnd,
     ownerExit: exit,
+    throwaways: (saved.workload as Partial<Pick<WorkloadResult, 'throwaways'>>).throwaways,
     bounds,
   });
   const report: SoakReport = { ...saved, config: { ...c, bounds: { ...bounds } }, verdicts };
@@ -253,7 +254,7 @@ async function main(): Promise<number> {
     }
     const ownerExit = await owner.stop();
     const bounds: Bounds = { maxSlopeMb: o.maxSlopeMb, peakToleranceMb: o.peakToleranceMb, seekRatioMax: o.seekRatio, fdSlack: 8, watchSlack: 16, threadSlack: 4 };
-    const verdicts = judgeSoak({ runMs, samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, bounds });
+    const verdicts = judgeSoak({ runMs, samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, throwaways: workload.result.throwaways, bounds });
     const { probeSeekMs, probeSeekAt, calls, ...rest } = workload.result;
     const report: SoakReport = {
       config: {

@@ -11,7 +11,7 @@ import type { PageReturnsJson } from './owner-process.js';
 import { series, type Verdicts } from './verdict.js';
 import { slopePer10Min } from './judge.js';
 import { ZOMBIE_GRACE_MS } from './proc-tree.js';
-import type { WorkloadResult } from './workload.js';
+import { THROWAWAY_EVERY, type WorkloadResult } from './workload.js';
 
 /** The section's markers and plot, one of each per watch backend and runtime (a run replaces its own). */
 export const docBegin = (key: string) => `<!-- soak:begin ${key} (written by \`npm run soak -- --write-doc\`) -->`;
@@ -107,7 +107,9 @@ export function renderDocSection(r: SoakReport): string {
       `Three brains, armed and watched: a git repository of ${c.baseFiles} files in five languages, a git repository of ${c.treeSitterFiles} files in tree-sitter languages (C, C#, Kotlin, Ruby) and a folder of ${c.plainFiles} files that is no git work tree. ` +
       `${calls.rounds} rounds: sessions came and went over the stdio proxy, the socket, Streamable HTTP and REST (opened: ${byTransport(calls.sessionsOpened)}; killed in the middle of a call: ${byTransport(calls.killedMidCall)}), ` +
       `${calls.calls} tool calls (seek, refs, impact, delegate, remember, notes) of which ${calls.callsFailed} failed; one burst a round (1, 10, 100 or 1000 files edited, added and deleted) on each brain in turn, with renames, a file growing past the 1 MiB per-file bound and shrinking back, branch switches, rebases and a \`git gc\` among them, ` +
-      `and a token written in each burst and looked up with seek. A REST seek every 500 ms on the big brain (${calls.probeSeeks} calls) against ${r.idleSeekMs.length} before the soak, idle.`,
+      `and a token written in each burst and looked up with seek. ` +
+      (v.throwaways ? `Every ${THROWAWAY_EVERY}th round a throwaway folder (${v.throwaways.tried} in all), as an agent's worktree comes and goes: ingested through REST, asked once, deleted, and its brain removed by \`gardener brains --prune\` through the running owner. ` : '') +
+      `A REST seek every 500 ms on the big brain (${calls.probeSeeks} calls) against ${r.idleSeekMs.length} before the soak, idle.`,
     '',
     `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples; a zombie counts when it is still one ${ZOMBIE_GRACE_MS / 1000} s after the reading, and ${reaped} seen were reaped within that). ` +
       `Memory is judged after a warm-up of ${(v.warmupMs / 60_000).toFixed(1)} minutes (5 minutes for 30 or more, else a sixth of the run); levels are read with no session open and the brains settled (backlog 0, no tick), after each round.`,
@@ -131,6 +133,7 @@ export function renderDocSection(r: SoakReport): string {
     `| backlog at the end | ${v.backlogEnd} | ${v.backlogEnd === 0 ? 'met' : '**MISSED**'} |`,
     `| seek p99: soak / idle | ${f1(v.seek.soakP99Ms)} ms / ${f1(v.seek.idleP99Ms)} ms = ${f2(v.seek.ratio)}x (≤ ${r.config.bounds.seekRatioMax}x) | ${v.seek.ok ? 'met' : '**MISSED**'} |`,
     `| the owner at SIGTERM | ${v.ownerExit} | ${v.ownerExit === 'exit 0' ? 'met' : '**MISSED**'} |`,
+    ...(v.throwaways ? [`| throwaway folders: brain made / removed through the owner / tried | ${v.throwaways.made} / ${v.throwaways.removed} / ${v.throwaways.tried} | ${v.throwaways.removed === v.throwaways.tried ? 'met' : '**MISSED**'} |`] : []),
     '',
     `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.`,
     '',

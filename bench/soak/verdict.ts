@@ -28,6 +28,8 @@ export interface Verdicts {
   backlogEnd: number | null;
   seek: SeekVerdict;
   ownerExit: string;
+  /** Throwaway folders' brains (throwaway-brains.ts): tried, made, removed; null in a report made before them. */
+  throwaways: { tried: number; made: number; removed: number } | null;
   /** One line per missed target; empty when every target is met. */
   missed: string[];
 }
@@ -48,6 +50,7 @@ export function judgeSoak(input: {
   soakSeekMs: readonly number[];
   backlogEnd: number | null;
   ownerExit: { code: number | null; signal: string | null };
+  throwaways?: { tried: number; made: number; removed: number };
   bounds: Bounds;
 }): Verdicts {
   const b = input.bounds;
@@ -76,6 +79,7 @@ export function judgeSoak(input: {
     foundMsMax: found.length ? found[found.length - 1]! : null,
   };
   const seek = judgeSeek(input.idleSeekMs, input.soakSeekMs, b.seekRatioMax);
+  const throwaways = input.throwaways ?? null;
   const ownerExit = input.ownerExit.code === 0 ? 'exit 0' : `code ${input.ownerExit.code}, signal ${input.ownerExit.signal}`;
   const missed = [
     ...memory.flatMap((v) => (v.missed ? [v.missed] : [])),
@@ -86,8 +90,9 @@ export function judgeSoak(input: {
     ...(input.backlogEnd !== 0 ? [`backlog: ${input.backlogEnd} paths left at the end (0 allowed)`] : []),
     ...(seek.missed ? [seek.missed] : []),
     ...(input.ownerExit.code !== 0 ? [`owner: SIGTERM ended it with ${ownerExit}, not exit 0`] : []),
+    ...(throwaways && throwaways.removed < throwaways.tried ? [`throwaway brains: ${throwaways.tried - throwaways.removed} of ${throwaways.tried} not made and removed through the owner`] : []),
   ];
-  return { warmupMs: warmup, memory, levels, zombiesMax, tokens, backlogEnd: input.backlogEnd, seek, ownerExit, missed };
+  return { warmupMs: warmup, memory, levels, zombiesMax, tokens, backlogEnd: input.backlogEnd, seek, ownerExit, throwaways, missed };
 }
 
 /**

@@ -8,8 +8,10 @@
  *   3. while the burst is picked up, the sessions query (seek, refs, impact, delegate, notes)
  *      and the token is looked up with seek until it is found;
  *   4. sessions go: one in three rounds one of them is killed in the middle of a call;
- *   5. once the brains settle (backlog 0, no tick running), a quiet sample;
- *   6. a pause of THINK_MS_MIN to THINK_MS_MAX, as between one change and the next.
+ *   5. every THROWAWAY_EVERY rounds, a folder that comes and goes (throwaway-brains.ts): made,
+ *      ingested, deleted, and its brain pruned through the owner;
+ *   6. once the brains settle (backlog 0, no tick running), a quiet sample;
+ *   7. a pause of THINK_MS_MIN to THINK_MS_MAX, as between one change and the next.
  *
  * A REST seek prober runs beside all of it on the big brain (one every PROBE_EVERY_MS), the
  * same calls as the idle measurement before the soak, so their p99s compare; it runs on a thread
@@ -21,6 +23,8 @@ import type { Sampler } from './sampler.js';
 import { openSession, restCall, TRANSPORTS, type SoakSession, type Transport } from './sessions.js';
 import type { Tree } from './trees.js';
 import { SeekProber } from './seek-prober.js';
+import { throwawayBrain } from './throwaway-brains.js';
+import { dirname, join } from 'node:path';
 
 /** The burst window's cap (src/watch: BURST_COALESCE_CAP_MS): a token's window starts with it. */
 export const BURST_WINDOW_MS = 5_000;
@@ -33,6 +37,8 @@ const SETTLE_BOUND_MS = 180_000;
 /** The pause between rounds: a day is bursts with time between them, not one long burst. */
 export const THINK_MS_MIN = 3_000;
 export const THINK_MS_MAX = 12_000;
+/** A throwaway folder's brain made and pruned every this many rounds (the last of each run of them). */
+export const THROWAWAY_EVERY = 8;
 
 /** Queries drawn for seek: words the generators use, in every language. */
 export const SEEK_WORDS = ['invoice', 'ledger total', 'retry queue', 'session cache', 'parse order', 'flush buffer', 'tenant policy', 'resolve route', 'publish event', 'shard cursor'];
@@ -74,6 +80,8 @@ export interface WorkloadResult {
   sessionsOpened: Record<Transport, number>;
   killedMidCall: Record<Transport, number>;
   failures: string[];
+  /** Throwaway folders: tried, whose brain was made, whose brain the owner then removed. */
+  throwaways: { tried: number; made: number; removed: number };
 }
 
 export interface Brain {
@@ -91,6 +99,7 @@ export class Workload {
     sessionsOpened: { stdio: 0, socket: 0, http: 0, rest: 0 },
     killedMidCall: { stdio: 0, socket: 0, http: 0, rest: 0 },
     failures: [],
+    throwaways: { tried: 0, made: 0, removed: 0 },
   };
   open = new Set<SoakSession>();
   #rng: Rng;
@@ -257,10 +266,21 @@ export class Workload {
         this.#fail(`closing a ${s.transport} session failed: ${(err as Error).message}`);
       }
     }
+    if (round % THROWAWAY_EVERY === THROWAWAY_EVERY - 1) await this.#throwaway(round);
     if (!(await this.settle())) this.#fail(`round ${round}: the brains did not settle within ${SETTLE_BOUND_MS} ms`);
     else await this.sampler.take(true);
     this.result.rounds++;
     await new Promise((r) => setTimeout(r, rng.int(THINK_MS_MIN, THINK_MS_MAX)));
+  }
+
+  async #throwaway(round: number): Promise<void> {
+    const t = this.result.throwaways;
+    t.tried++;
+    const dir = join(dirname(this.home), 'throwaway', `wt-${round}`);
+    const out = await throwawayBrain(this.owner, this.home, this.env, dir, new Set(this.brains.map((b) => b.id)), round);
+    if (out.made) t.made++;
+    if (out.removed) t.removed++;
+    if (out.why) this.#fail(`round ${round}: ${out.why}`);
   }
 
   /** Seek on the token until found, from a REST call of its own; ms from the write, or null. */
