@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir } from './helpers/git-repo.js';
 import { ManualClock } from './helpers/manual-clock.js';
-import { ownerEnv } from './helpers/owner.js';
+import { ownerEnv, runCli } from './helpers/owner.js';
 import { EXIT_UPGRADED, watchForUpgrade } from '../src/owner/upgrade-watch.js';
 
 test('a version on disk other than the running one stops the owner once it has settled, never while it reads the same', async () => {
@@ -48,7 +48,7 @@ test('a version on disk other than the running one stops the owner once it has s
   }
 });
 
-test('a real owner whose package.json is replaced by another version stops and exits 75, its files removed', { timeout: 60_000 }, async () => {
+test('a real owner whose package.json is replaced by another version says so in its status, then stops and exits 75, its files removed', { timeout: 60_000 }, async () => {
   // A copy of the built package, as an install lays it out: the owner runs from it.
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const pkg = await makeTempDir('gardener-pkg-');
@@ -58,7 +58,8 @@ test('a real owner whose package.json is replaced by another version stops and e
   symlinkSync(join(root, 'node_modules'), join(pkg.dir, 'node_modules'));
   const running = (JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as { version: string }).version;
   mkdirSync(home.dir, { recursive: true });
-  const proc = spawn(process.execPath, [join(pkg.dir, 'dist/src/cli/main.js'), 'serve', '--port', '0'], { env: ownerEnv(home.dir, { GARDENER_UPGRADE_CHECK_MS: '50' }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const env = ownerEnv(home.dir, { GARDENER_UPGRADE_CHECK_MS: '5000' });
+  const proc = spawn(process.execPath, [join(pkg.dir, 'dist/src/cli/main.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const ready = new Promise<void>((resolve) => proc.stderr!.on('data', (d: Buffer) => {
     stderr += d;
@@ -69,6 +70,10 @@ test('a real owner whose package.json is replaced by another version stops and e
     await ready;
     const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(pkg.dir, 'package.json'), JSON.stringify({ ...manifest, version: `${running}-next` }));
+    // Until it stops (two looks, 5 s apart), the installed CLI says what runs and what is installed.
+    const status = await runCli(['serve', '--status'], env, join(pkg.dir, 'dist/src/cli/main.js'));
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, new RegExp(`Gardener ${running.replace(/\./g, '\\.')},[\\s\\S]*installed: Gardener ${running.replace(/\./g, '\\.')}-next; the owner stops for it`));
     assert.equal(await exited, EXIT_UPGRADED, stderr);
     const warned = stderr.split('\n').filter((l) => l.includes('was installed over'));
     assert.equal(warned.length, 1, stderr);

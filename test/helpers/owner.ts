@@ -102,9 +102,9 @@ export function logLine(serve: ServeProcess, match: (entry: Record<string, unkno
   });
 }
 
-/** Runs the CLI to completion; resolves with its exit code and output. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs the CLI (this build's, or the script `cli` names) to completion; resolves with its exit code and output. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, cli: string = CLI): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   proc.stdout!.on('data', (d) => (stdout += d));

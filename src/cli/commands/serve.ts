@@ -60,9 +60,12 @@ async function control(home: string, op: 'status' | 'stop', json: boolean): Prom
   if (op === 'status') {
     d.socket.destroy();
     const s = d.reply.status ?? {};
-    if (json) return printJson({ running: true, ...s });
+    // This command runs the Gardener installed now: an owner of another version was installed over (upgrade-watch.ts).
+    const installedOver = d.reply.gardener !== VERSION;
+    if (json) return printJson({ running: true, ...s, ...(installedOver ? { installed_version: VERSION } : {}) });
     const brains = (s.brains as { id: string; armed: boolean }[] | undefined) ?? [];
     printLine(`owner pid ${d.reply.pid}, Gardener ${d.reply.gardener}, up ${String(s.uptime_s)} s`);
+    if (installedOver) printLine(`installed: Gardener ${VERSION}; the owner stops for it within two minutes of the install (a service manager starts it again)`);
     printLine(`socket ${String(s.socket)}`);
     printLine(`http   ${String(s.url ?? 'off')}`);
     const sessions = (s.sessions ?? {}) as { socket?: number; http?: number; rest?: number };
