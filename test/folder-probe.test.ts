@@ -171,6 +171,26 @@ describe('folder probe', () => {
         assert.equal((await fake.pids()).length, 2);
       }));
 
+    it('at most maxCachedFolders answers, the least recently asked dropped first; forgetBrain drops a removed brain\'s', T, () =>
+      withFakeGit({}, async ({ folder, probe }) => {
+        const [a, b, c] = ['a', 'b', 'c'].map((n) => join(folder, n));
+        for (const d of [a, b, c]) await mkdir(d!);
+        const p = probe({ maxCachedFolders: 2, resolveBrain: async (f) => ({ brainId: `brain-${f.slice(-1)}`, armed: false }) });
+        await p.ask(a!);
+        await p.ask(b!);
+        await p.ask(a!); // a asked last: b is now the least recently asked
+        await p.ask(c!);
+        assert.equal(p.cachedFolders, 2);
+        assert.equal(p.peek(b!), undefined, 'b dropped');
+        assert.equal(p.peek(a!)?.brainId, 'brain-a');
+        assert.equal(p.launches, 3);
+        assert.equal(p.forgetBrain('brain-c'), 1);
+        assert.equal(p.peek(c!), undefined, 'a removed brain\'s answer is gone');
+        assert.equal(p.peek(a!)?.brainId, 'brain-a', 'the others stay');
+        await p.ask(c!);
+        assert.equal(p.launches, 4, 'asked again, it is asked of git again');
+      }));
+
     it('"not a git repository" is a normal answer, cached like a success', T, () =>
       withFakeGit({ answer: 'not-a-repo' }, async ({ folder, clock, probe }) => {
         const p = probe();

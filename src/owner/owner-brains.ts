@@ -145,6 +145,7 @@ export class OwnerBrains implements SessionHost {
       if (goneOnly) for (const id of plan.removed) if (!plan.gone.has(id)) throw new BrainNotGoneError(id, plan.roots.get(id) ?? '');
       const removed = unregisterBrains(home, plan.removed);
       for (const id of removed) {
+        this.probe.forgetBrain(id);
         await this.watchers.unwatch(id);
         await this.brains.closeOne(id);
         this.#log.info('brain removed', { brain: id, roots: plan.roots.get(id) });

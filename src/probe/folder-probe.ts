@@ -12,6 +12,9 @@
  *   (`daemon_start` arming a brain, `init` creating one) calls `forget(folder)`. A failure (git
  *   missing, exiting non-zero, timing out, or the brain resolver throwing): for
  *   `failureTtlMs`, so a hanging binary costs one launch per TTL however often it is asked.
+ *   At most `maxCachedFolders` answers, the least recently asked going first: an owner that
+ *   runs for a month is asked about every throwaway folder an agent ever opened. A removed
+ *   brain's answers go with it (`forgetBrain`).
  * - `close()` aborts and joins only the git children this probe started, so give each session
  *   its own probe (two probes never share a git). A process that shares one probe between
  *   sessions instead passes each session's signal to `ask` and closes the probe at shutdown.
@@ -34,6 +37,9 @@ export const PROBE_GIT_TIMEOUT_MS = 5_000;
 
 /** How long a failing or hanging git is believed before it is launched again. */
 export const DEFAULT_FAILURE_TTL_MS = 30_000;
+
+/** Most folders whose answers a probe keeps (the owner's probe lives as long as it does). */
+export const MAX_CACHED_FOLDERS = 1000;
 
 /** Largest delay setTimeout honours; a longer bound would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -71,6 +77,8 @@ export interface FolderProbeOptions {
   resolveBrain?: (folder: string) => Promise<BrainResolution | null>;
   /** Environment git runs with (its PATH finds `gitBinary`). @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** Most answers kept, the least recently asked dropped first. @default MAX_CACHED_FOLDERS */
+  maxCachedFolders?: number;
 }
 
 interface Settings {
@@ -80,6 +88,7 @@ interface Settings {
   readonly now: () => number;
   readonly resolveBrain: (folder: string) => Promise<BrainResolution | null>;
   readonly env: Readonly<NodeJS.ProcessEnv>;
+  readonly maxCachedFolders: number;
 }
 
 interface Question {
@@ -111,6 +120,7 @@ function checkOptions(options: FolderProbeOptions): Settings {
     now = Date.now,
     resolveBrain = async () => null,
     env = process.env,
+    maxCachedFolders = MAX_CACHED_FOLDERS,
   } = options;
   if (typeof gitBinary !== 'string' || gitBinary === '') {
     throw new InvalidArgumentError(`options.gitBinary must be a non-empty string, got ${shown(gitBinary)}`);
@@ -128,7 +138,10 @@ function checkOptions(options: FolderProbeOptions): Settings {
     throw new InvalidArgumentError(`options.resolveBrain must be a function, got ${shown(resolveBrain)}`);
   }
   if (env === null || typeof env !== 'object') throw new InvalidArgumentError(`options.env must be an object, got ${shown(env)}`);
-  return Object.freeze({ gitBinary, gitTimeoutMs, failureTtlMs, now, resolveBrain, env: Object.freeze(gitEnvFrom(env)) });
+  if (!Number.isInteger(maxCachedFolders) || maxCachedFolders < 1) {
+    throw new InvalidArgumentError(`options.maxCachedFolders must be a positive integer, got ${shown(maxCachedFolders)}`);
+  }
+  return Object.freeze({ gitBinary, gitTimeoutMs, failureTtlMs, now, resolveBrain, env: Object.freeze(gitEnvFrom(env)), maxCachedFolders });
 }
 
 function folderKey(folder: string): string {
@@ -195,6 +208,18 @@ export class FolderProbe {
     return this.#cache.delete(folderKey(folder));
   }
 
+  /** Drops every cached answer naming `brainId` (a brain removed); how many. */
+  forgetBrain(brainId: string): number {
+    let n = 0;
+    for (const [key, entry] of this.#cache) if (entry.answer.brainId === brainId && this.#cache.delete(key)) n++;
+    return n;
+  }
+
+  /** How many answers are cached. */
+  get cachedFolders(): number {
+    return this.#cache.size;
+  }
+
   /**
    * Cancels this probe's questions, kills their git children (SIGTERM, SIGKILL after a short
    * grace) and resolves when every child it started has exited. Idempotent; cached answers
@@ -214,10 +239,10 @@ export class FolderProbe {
   #fresh(key: string): ProbeAnswer | undefined {
     const entry = this.#cache.get(key);
     if (entry === undefined) return undefined;
-    if (this.#settings.now() >= entry.staleAt) {
-      this.#cache.delete(key);
-      return undefined;
-    }
+    this.#cache.delete(key);
+    if (this.#settings.now() >= entry.staleAt) return undefined;
+    // Most recently asked goes last: the bound drops from the front.
+    this.#cache.set(key, entry);
     return entry.answer;
   }
 
@@ -276,7 +301,9 @@ export class FolderProbe {
     if (question.controller.signal.aborted) return; // cut by cancellation: not cached
     if (this.#questions.get(key) === question) this.#questions.delete(key);
     const staleAt = failed ? this.#settings.now() + this.#settings.failureTtlMs : Number.POSITIVE_INFINITY;
+    this.#cache.delete(key);
     this.#cache.set(key, { answer, staleAt });
+    while (this.#cache.size > this.#settings.maxCachedFolders) this.#cache.delete(this.#cache.keys().next().value!);
   }
 
   /** One asker's wait on a shared question, bounded by the asker's own signal. */
