@@ -51,7 +51,7 @@ export function listHomeBrains(home: string): HomeBrainsList {
     const listed: ListedBrain = {
       id: entry.id,
       roots,
-      gone: allRootsGone(entry.roots),
+      gone: roots.length > 0 && roots.every((r) => !r.present),
       store: brainFile(home, entry.id),
       bytes: 0,
       created_at: new Date(entry.createdAt).toISOString(),
@@ -69,15 +69,19 @@ export function listHomeBrains(home: string): HomeBrainsList {
     listed.bytes = folderBytes(brainDir(home, entry.id));
     return listed;
   });
-  const known = new Set(entries.map((e) => e.id));
+  const orphans = orphanFolders(home, new Set(entries.map((e) => e.id)));
+  return { brains: brains.sort((a, b) => (a.roots[0]?.path ?? a.id).localeCompare(b.roots[0]?.path ?? b.id)), orphans };
+}
+
+/** Brain folders under `<home>/brains/` that no registry entry (of `known` ids) names, sorted. */
+export function orphanFolders(home: string, known: ReadonlySet<string>): string[] {
   let folders: string[] = [];
   try {
     folders = readdirSync(join(home, 'brains'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   } catch {
     // No brains folder yet: no orphans.
   }
-  const orphans = folders.filter((name) => !known.has(name)).sort().map((name) => brainDir(home, name));
-  return { brains: brains.sort((a, b) => (a.roots[0]?.path ?? a.id).localeCompare(b.roots[0]?.path ?? b.id)), orphans };
+  return folders.filter((name) => !known.has(name)).sort().map((name) => brainDir(home, name));
 }
 
 /** Bytes of the regular files in a folder and its subfolders (0 when it is gone). */

@@ -11,9 +11,9 @@
 import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
-import { folderBytes, listHomeBrains, type HomeBrainsList } from './home-brains-list.js';
+import { allRootsGone, folderBytes, orphanFolders } from './home-brains-list.js';
 import { brainDir } from './home.js';
-import { Registry } from './registry.js';
+import { Registry, type BrainEntry } from './registry.js';
 
 /** What to remove: every brain whose folders are gone and every orphan, or brains by id. */
 export type RemovalChoice = { prune: true } | { ids: readonly string[] };
@@ -47,26 +47,30 @@ export function removalChoiceOf(value: unknown): RemovalChoice {
   throw new InvalidArgumentError(`what to remove must be {"prune":true} or {"ids":[…]} (at most ${MAX_REMOVAL_IDS} brain ids), got ${JSON.stringify(value)?.slice(0, 200)}`);
 }
 
-/** What a removal would take, read from the home now (also a dry run's answer). */
-export function planRemoval(home: string, choice: RemovalChoice, list: HomeBrainsList = listHomeBrains(home)): RemovalPlan {
-  const byId = new Map(list.brains.map((b) => [b.id, b]));
-  let chosen;
-  if ('prune' in choice) chosen = list.brains.filter((b) => b.gone);
+/**
+ * What a removal would take, read from the home now (also a dry run's answer): the registry,
+ * the chosen brains' roots (are they gone) and folders (what they weigh), and for a prune the
+ * folders no entry names. No store is opened: the owner plans on its main thread.
+ */
+export function planRemoval(home: string, choice: RemovalChoice, entries: readonly BrainEntry[] = new Registry(home).list()): RemovalPlan {
+  const withGone = (e: BrainEntry) => ({ e, gone: allRootsGone(e.roots) });
+  let chosen: { e: BrainEntry; gone: boolean }[];
+  if ('prune' in choice) chosen = entries.map(withGone).filter((c) => c.gone);
   else {
-    if (choice.ids.length > MAX_REMOVAL_IDS) throw new InvalidArgumentError(`a removal names at most ${MAX_REMOVAL_IDS} brains, got ${choice.ids.length}`);
+    const byId = new Map(entries.map((e) => [e.id, e]));
     chosen = [...new Set(choice.ids)].map((id) => {
-      const b = byId.get(id);
-      if (!b) throw new InvalidArgumentError(`no brain "${id}" in ${home}: \`gardener brains\` lists them`);
-      return b;
+      const e = byId.get(id);
+      if (!e) throw new InvalidArgumentError(`no brain "${id}" in ${home}: \`gardener brains\` lists them`);
+      return withGone(e);
     });
   }
-  const orphans = 'prune' in choice ? list.orphans : [];
+  const orphans = 'prune' in choice ? orphanFolders(home, new Set(entries.map((e) => e.id))) : [];
   return {
-    removed: chosen.map((b) => b.id),
+    removed: chosen.map((c) => c.e.id),
     orphans,
-    bytes: new Map([...chosen.map((b) => [b.id, b.bytes] as const), ...orphans.map((dir) => [dir, folderBytes(dir)] as const)]),
-    roots: new Map(chosen.map((b) => [b.id, b.roots.map((r) => r.path).join(', ')])),
-    gone: new Set(chosen.filter((b) => b.gone).map((b) => b.id)),
+    bytes: new Map([...chosen.map((c) => [c.e.id, folderBytes(brainDir(home, c.e.id))] as const), ...orphans.map((dir) => [dir, folderBytes(dir)] as const)]),
+    roots: new Map(chosen.map((c) => [c.e.id, c.e.roots.join(', ')])),
+    gone: new Set(chosen.filter((c) => c.gone).map((c) => c.e.id)),
   };
 }
 

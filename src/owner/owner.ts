@@ -83,9 +83,9 @@ export interface OwnerOptions {
   writerIdleMs?: number;
   log: Logger;
   env?: NodeJS.ProcessEnv;
-  /** Watch SIGTERM/SIGINT and bound the shutdown with a hard exit. @default true */
   /** How often the owner reads its package.json for an install over it (upgrade-watch.ts). @default UPGRADE_CHECK_MS */
   upgradeCheckMs?: number;
+  /** Watch SIGTERM/SIGINT and bound the shutdown with a hard exit. @default true */
   processHooks?: boolean;
   /** The live watchers' options (tests inject shorter windows). */
   watch?: OwnerBrainsOptions['watch'];

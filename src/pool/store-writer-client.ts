@@ -83,6 +83,8 @@ export class StoreWriterClient {
   #timers: Timers;
   #onParked: () => void;
   #idleTimer: unknown;
+  /** When the last call settled (the idle timer's clock). */
+  #lastSettled = 0;
   #live: Live | undefined;
   #closed = false;
   /** Calls still running: close() lets them finish (each is bounded) before closing the store. */
@@ -122,30 +124,40 @@ export class StoreWriterClient {
     return this.#track(this.#call(method, args));
   }
 
-  /** Holds the idle timer off while `p` runs; the last call to settle starts it again. */
+  /**
+   * Counts `p` as a call until it settles. The idle check is one timer per quiet spell, not one
+   * per call: a call only notes when it ended, and the timer, when it fires, parks the writer or
+   * waits out the rest of the quiet (a drain makes tens of calls a second on the main thread).
+   */
   #track<T>(p: Promise<T>): Promise<T> {
-    this.#timers.clearTimeout(this.#idleTimer);
-    this.#idleTimer = undefined;
     this.#pending.add(p);
     const forget = () => {
       this.#pending.delete(p);
-      this.#armIdle();
+      this.#lastSettled = this.#timers.now();
     };
     p.then(forget, forget);
+    this.#armIdle(this.#idleMs);
     return p;
   }
 
   /**
-   * Starts the idle timer once no call runs. Its own method: a timer made inside `forget` would
-   * keep #track's scope, and with it the last call's answer, for the whole idle time.
+   * Starts the idle timer when a thread runs and none is set. Its own method: a timer made
+   * inside `#track` would keep its scope, and with it a call's answer, for the whole idle time.
    */
-  #armIdle(): void {
-    if (this.#pending.size === 0 && !this.#closed && this.#live) this.#idleTimer = this.#timers.setTimeout(() => void this.#park(), this.#idleMs);
+  #armIdle(ms: number): void {
+    if (this.#idleTimer === undefined && this.#live && !this.#closed) this.#idleTimer = this.#timers.setTimeout(() => this.#idleCheck(), ms);
+  }
+
+  #idleCheck(): void {
+    this.#idleTimer = undefined;
+    if (this.#pending.size > 0) return this.#armIdle(this.#idleMs);
+    const quiet = this.#timers.now() - this.#lastSettled;
+    if (quiet < this.#idleMs) return this.#armIdle(this.#idleMs - quiet);
+    void this.#park();
   }
 
   /** Ends an idle writer's thread; the next call starts a fresh one on the same store. */
   async #park(): Promise<void> {
-    this.#idleTimer = undefined;
     const live = this.#live;
     if (!live || this.#pending.size > 0 || this.#closed) return;
     this.#live = undefined;

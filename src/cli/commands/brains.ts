@@ -7,7 +7,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { bytesFreed, listHomeBrains, planRemoval, removeBrains, resolveHome, type ListedBrain, type RemovalChoice, type RemovalPlan } from '../../brain/index.js';
+import { bytesFreed, listHomeBrains, planRemoval, Registry, removeBrains, resolveHome, type BrainEntry, type RemovalChoice, type RemovalPlan } from '../../brain/index.js';
 import { InvalidArgumentError, OwnerHoldsHomeError } from '../../errors.js';
 import { dialOwnerOf } from '../../owner/dial-home.js';
 import { OwnerLock } from '../../owner/owner-lock.js';
@@ -45,10 +45,10 @@ export async function brains(opts: BrainsOptions): Promise<void> {
   const home = resolveHome();
   if (!opts.prune && opts.remove === undefined) return show(home, opts.json === true);
 
-  const list = listHomeBrains(home);
-  const choice: RemovalChoice = opts.prune ? { prune: true } : { ids: [named(home, list.brains, opts.remove!).id] };
+  const entries = new Registry(home).list();
+  const choice: RemovalChoice = opts.prune ? { prune: true } : { ids: [named(home, entries, opts.remove!).id] };
   // What a removal frees, counted once from what is there before it (a dry run and a removal say the same).
-  const plan = planRemoval(home, choice, list);
+  const plan = planRemoval(home, choice, entries);
   const outcome: Outcome = opts.dryRun || plan.removed.length + plan.orphans.length === 0
     ? { removed: plan.removed, orphans: plan.orphans, freedBytes: bytesFreed(plan, plan), byOwner: null }
     : await removeHoldingTheHome(home, choice, plan);
@@ -78,12 +78,12 @@ function show(home: string, json: boolean): void {
 }
 
 /** The brain `what` names: an id, or a folder that is exactly one of a brain's roots. */
-function named(home: string, brains: ListedBrain[], what: string): ListedBrain {
+function named(home: string, brains: readonly BrainEntry[], what: string): BrainEntry {
   const byId = brains.find((b) => b.id === what);
   if (byId) return byId;
   const abs = resolve(what);
   const real = existsSync(abs) ? realpathSync(abs) : abs;
-  const byRoot = brains.find((b) => b.roots.some((r) => r.path === real || r.path === abs));
+  const byRoot = brains.find((b) => b.roots.some((r) => r === real || r === abs));
   if (byRoot) return byRoot;
   throw new InvalidArgumentError(`no brain "${what}" in ${home}: \`gardener brains\` lists them (give an id, or a folder that is a brain's root)`);
 }
