@@ -206,6 +206,26 @@ test('REST: tool results as JSON; an unknown tool is 404; a folder outside every
   }
 });
 
+test('REST: a refusal the caller can act on is a 4xx with its code, not a 500', { timeout: 60_000 }, async () => {
+  const repo = await makeGitRepo(sourceFiles(2));
+  try {
+    await withOwner(async ({ url, token }) => {
+      const post = (name: string, args: unknown) =>
+        fetch(`${url}/api/tools/${name}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-gardener-folder': repo.dir }, body: JSON.stringify(args) });
+      assert.equal((await post('ingest', {})).status, 200);
+      const secret = await post('remember', { text: `the token ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`, scope: 'team' });
+      assert.equal(secret.status, 400, 'a note holding a secret is bad input');
+      assert.equal(((await secret.json()) as { error: { code: string } }).error.code, 'GDN_NOTE_SECRET');
+      const noCandidate = await post('skeleton_edit', { store_version: 0, edits: [{ op: 'rename', room: 'a', to: 'b' }] });
+      const body = (await noCandidate.json()) as { error: { code: string } };
+      assert.equal(body.error.code, 'GDN_NO_CANDIDATE');
+      assert.equal(noCandidate.status, 409, 'no candidate is a state to change first, not a server fault');
+    });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
 test('HTTP MCP: traffic ticks an armed brain, as over stdio', { timeout: 60_000 }, async () => {
   await withOwner(async ({ url, token, home }) => {
     const repo = await armedRepo(ownerEnv(home));

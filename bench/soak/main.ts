@@ -32,7 +32,7 @@ import { restCall } from './sessions.js';
 import { makeBigTree, makePlainTree, makeTreeSitterTree, type Tree } from './trees.js';
 import { judgeSoak, type Bounds } from './verdict.js';
 import { Workload, type Brain, type TokenRecord, type WorkloadResult } from './workload.js';
-import { writeDoc, type SoakReport } from './report.js';
+import { logVolumeLine, writeDoc, type SoakReport } from './report.js';
 import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
 import { storeSizes } from './store-sizes.js';
 import { OWNER_GLIBC_TUNABLES } from '../../src/service/malloc-arenas.js';
@@ -223,6 +223,8 @@ async function main(): Promise<number> {
     sampler.start();
     const idleSeekMs = await workload.idleSeeks(idleSeeksFor(o.minutes));
     log(`soak: idle seek p99 measured over ${idleSeekMs.length} calls; the day begins`);
+    // The log is judged from here: the start's lines (ready, a watching line per brain) are once.
+    const logAtStart = { ...owner.logBytes };
 
     workload.startProbe();
     const until = t0 + runMs;
@@ -252,6 +254,7 @@ async function main(): Promise<number> {
       }
       alerts.push({ brain: b.tree.kind, alerts: parsed });
     }
+    const logOfDay = Object.fromEntries(Object.entries(owner.logBytes).map(([level, n]) => [level, n - (logAtStart[level] ?? 0)]));
     const ownerExit = await owner.stop();
     const bounds: Bounds = { maxSlopeMb: o.maxSlopeMb, peakToleranceMb: o.peakToleranceMb, seekRatioMax: o.seekRatio, fdSlack: 8, watchSlack: 16, threadSlack: 4 };
     const verdicts = judgeSoak({ runMs, samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, throwaways: workload.result.throwaways, bounds });
@@ -278,6 +281,7 @@ async function main(): Promise<number> {
       workload: { ...rest, probeSeeks: probeSeekMs.length, calls: calls.length, callsFailed: calls.filter((c) => !c.ok).length },
       alerts,
       ownerWarnings: owner.warnings,
+      ownerLogBytes: logOfDay,
       verdicts,
     };
     const out = o.out ?? join(o.keep ? dir : tmpdir(), `gardener-soak-${Date.now()}.json`);
@@ -301,6 +305,7 @@ function printSummary(r: SoakReport, out: string): void {
   console.log(`  zombies at most ${v.zombiesMax}; tokens ${v.tokens.written} written, ${v.tokens.lost} lost, ${v.tokens.late} late; backlog at the end ${v.backlogEnd}`);
   console.log(`  seek p99 ${p(v.seek.soakP99Ms)} ms over the soak vs ${p(v.seek.idleP99Ms)} ms idle (${p(v.seek.ratio)}x); owner at SIGTERM: ${v.ownerExit}`);
   console.log(`  alerts: ${JSON.stringify(r.alerts).slice(0, 600)}`);
+  console.log(` ${logVolumeLine(r)}`);
   console.log(`  report: ${out}`);
 }
 

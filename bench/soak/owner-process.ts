@@ -41,6 +41,8 @@ export interface OwnerProcess {
   ticks: Map<string, number[]>;
   /** Warn and error lines (message and brain), in order; at most MAX_KEPT_LINES. */
   warnings: { at: number; level: string; msg: string; brain?: string; error?: string }[];
+  /** Bytes of log the owner wrote, by level (the soak runs it at debug; the default writes info and above). */
+  logBytes: Record<string, number>;
   /** Resolves at the first `watching` line of each brain. */
   watching(brain: string): Promise<string>;
   status(): Promise<OwnerStatus>;
@@ -57,6 +59,7 @@ export async function startOwner(runtime: string, env: NodeJS.ProcessEnv): Promi
   const watchingSeen = new Map<string, string>();
   const watchWaiters = new Map<string, ((backend: string) => void)[]>();
   let onReady: ((l: Record<string, unknown>) => void) | undefined;
+  const logBytes: Record<string, number> = {};
   let tail = '';
   let partial = '';
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => {
@@ -72,6 +75,7 @@ export async function startOwner(runtime: string, env: NodeJS.ProcessEnv): Promi
       } catch {
         continue;
       }
+      logBytes[String(l.level)] = (logBytes[String(l.level)] ?? 0) + Buffer.byteLength(line) + 1;
       if (l.msg === 'ready') onReady?.(l);
       else if (l.msg === 'watch tick') {
         const list = ticks.get(l.brain) ?? [];
@@ -105,6 +109,7 @@ export async function startOwner(runtime: string, env: NodeJS.ProcessEnv): Promi
     token,
     ticks,
     warnings,
+    logBytes,
     watching: (brain) =>
       watchingSeen.has(brain)
         ? Promise.resolve(watchingSeen.get(brain)!)

@@ -36,6 +36,8 @@ export interface SoakReport {
   workload: Omit<WorkloadResult, 'probeSeekMs' | 'probeSeekAt' | 'calls'> & { probeSeeks: number; calls: number; callsFailed: number };
   alerts: { brain: string; alerts: unknown }[];
   ownerWarnings: { at: number; level: string; msg: string; brain?: string; error?: string }[];
+  /** Bytes of log the owner wrote during the day (after its start), by level (absent in reports of older runs). */
+  ownerLogBytes?: Record<string, number>;
   verdicts: Verdicts;
 }
 
@@ -135,12 +137,25 @@ export function renderDocSection(r: SoakReport): string {
     `| the owner at SIGTERM | ${v.ownerExit} | ${v.ownerExit === 'exit 0' ? 'met' : '**MISSED**'} |`,
     ...(v.throwaways ? [`| throwaway folders: brain made / removed through the owner / tried | ${v.throwaways.made} / ${v.throwaways.removed} / ${v.throwaways.tried} | ${v.throwaways.removed === v.throwaways.tried ? 'met' : '**MISSED**'} |`] : []),
     '',
-    `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.`,
+    `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.${logVolumeLine(r)}`,
     '',
     v.missed.length ? `Missed: ${v.missed.join('; ')}.` : 'Every target met.',
     docEnd(sectionKey(c)),
   ];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * What the owner's log file grows by (launchd keeps stderr in a file nothing rotates): the bytes
+ * at the default level (info and above) written during the day (start and stop left out), and per day at that rate.
+ */
+export function logVolumeLine(r: Pick<SoakReport, 'ownerLogBytes' | 'config'>): string {
+  const b = r.ownerLogBytes;
+  if (!b) return '';
+  const atDefault = (b.info ?? 0) + (b.warn ?? 0) + (b.error ?? 0);
+  const perDay = (atDefault * 24 * 60) / r.config.minutes;
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  return ` The owner's log at the default level (info and above), its start and stop left out: ${kb(atDefault)} KB in ${r.config.minutes} minutes, ${kb(perDay)} KB a day at that rate (debug, which the soak reads, added ${kb(b.debug ?? 0)} KB).`;
 }
 
 /**

@@ -1,11 +1,15 @@
 /**
  * How HTTP answers: JSON bodies, and the one table from a GDN code to its HTTP status, for the
  * listener's own refusals (the guard, the body bounds, routes) and for REST's tool results
- * alike. A code the table does not name is a 500: a tool that failed in a way no rule foresaw.
+ * alike: 4xx for what the caller changes (its input, or a state to make first), 503 for what
+ * passes by itself (a lock, a restarting worker, a stopping owner: retry), 507 for a disk that
+ * is full or failing. A code the table does not name is a 500: a tool that failed in a way no
+ * rule foresaw, or a store this user cannot fix from the request (corrupt, unreadable).
  * docs/errors.md gives each code's status beside its meaning.
  */
 import type { ServerResponse } from 'node:http';
 import {
+  AbortedError,
   BrainNotFoundError,
   FolderNotFoundError,
   ForbiddenError,
@@ -13,6 +17,7 @@ import {
   JsonTooDeepError,
   JsonTooManyValuesError,
   NoOAuthError,
+  NoteSecretError,
   PageAssetsMissingError,
   PageCrossSiteError,
   PageLoginCodeInvalidError,
@@ -36,8 +41,16 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [UnknownToolError.code]: 404,
   [RouteNotFoundError.code]: 404,
   [NoOAuthError.code]: 404,
+  [NoteSecretError.code]: 400,
+  GDN_NO_CANDIDATE: 409,
+  GDN_SKELETON_CONFLICT: 409,
   [RequestTooLargeError.code]: 413,
   [TooManySessionsError.code]: 503,
+  GDN_STORE_LOCKED: 503,
+  GDN_WORKER_CRASHED: 503,
+  GDN_WORKER_TIMEOUT: 503,
+  [AbortedError.code]: 503,
+  GDN_STORE_IO: 507,
   [RestTimeoutError.code]: 504,
   [PageLoginRequiredError.code]: 401,
   [PageLoginCodeInvalidError.code]: 403,
