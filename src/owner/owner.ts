@@ -51,6 +51,7 @@ import { pageReadsOf } from './page-reads-host.js';
 import { threadHeap, type ThreadHeap } from '../../workers/types.js';
 import { keepPagesReturned } from '../page-return.js';
 import { EXIT_UPGRADED, watchForUpgrade } from './upgrade-watch.js';
+import { bindPathBeside, keepSocketFile, removeSocketFile, socketIdOf, type SocketId } from './socket-file.js';
 import { callsInFlight } from '../dispatch/calls-in-flight.js';
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
@@ -62,12 +63,6 @@ export const SHUTDOWN_BOUND_MS = 3_000;
 export const HOLDER_ANSWER_MS = 1_000;
 /** Pause between tries within HOLDER_ANSWER_MS when the holder is not listening yet, in ms. */
 export const HOLDER_RETRY_PAUSE_MS = 50;
-
-/** The device and inode of the socket this owner bound: what it may remove. */
-interface SocketId {
-  dev: number;
-  ino: number;
-}
 
 export interface OwnerOptions {
   home: string;
@@ -85,6 +80,8 @@ export interface OwnerOptions {
   env?: NodeJS.ProcessEnv;
   /** How often the owner reads its package.json for an install over it (upgrade-watch.ts). @default UPGRADE_CHECK_MS */
   upgradeCheckMs?: number;
+  /** How often the owner looks at its socket path, to bind again a socket removed from under it (socket-file.ts). @default SOCKET_CHECK_MS */
+  socketCheckMs?: number;
   /** Watch SIGTERM/SIGINT and bound the shutdown with a hard exit. @default true */
   processHooks?: boolean;
   /** The live watchers' options (tests inject shorter windows). */
@@ -107,6 +104,7 @@ export class Owner {
   #hardExit: NodeJS.Timeout | undefined;
   #processHooks = false;
   #stopUpgradeWatch: () => void = () => {};
+  #stopSocketKeeper: () => void = () => {};
   /** What the process exits with once stopped: EXIT_UPGRADED after an install over its code. */
   exitCode = 0;
   #lock: OwnerLock;
@@ -169,6 +167,7 @@ export class Owner {
     return (this.#stopping ??= (async () => {
       this.#log.info('shutting down', { reason });
       this.#stopUpgradeWatch();
+      this.#stopSocketKeeper();
       await Promise.all([this.#socket.stopAccepting(), this.#http?.stopAccepting()]);
       const ticksStopped = this.brains.vigils.close();
       await Promise.allSettled([this.#socket.endSessions(), this.#http?.endSessions()]);
@@ -208,6 +207,22 @@ export class Owner {
         this.exitCode = EXIT_UPGRADED;
         this.stopBounded('installed over');
       },
+    });
+  }
+
+  /**
+   * Looks at the socket path every `everyMs` and binds the socket again when it was removed from
+   * under the owner (socket-file.ts), so clients keep reaching the owner for as long as it lives.
+   */
+  keepSocket(everyMs?: number): void {
+    this.#stopSocketKeeper = keepSocketFile({
+      path: this.paths.socket,
+      current: () => this.#socketId,
+      prepareFolder: () => prepareSocketFolder(this.paths),
+      bind: (bindPath) => this.#socket.listenAgain(bindPath),
+      rebound: (id) => (this.#socketId = id),
+      log: this.#log,
+      everyMs,
     });
   }
 
@@ -268,7 +283,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     // Bound under a private name, then renamed into place: closing a Unix socket server makes
     // libuv unlink the path it bound, which would delete whatever socket then sits at the real
     // path (another owner's). The name it bound is gone after the rename; we remove ours by inode.
-    const bindPath = join(dirname(paths.socket), `.${process.pid.toString(36)}.bind`);
+    const bindPath = bindPathBeside(paths.socket, 0);
     removeSocketFile(bindPath, socketIdOf(bindPath));
     const socket = new SocketListener({
       path: bindPath,
@@ -312,6 +327,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     owner = new Owner({ info, paths, brains, socket, socketId, http, lock, log });
     const o = owner;
     stop = (reason) => o.requestStop(reason);
+    owner.keepSocket(options.socketCheckMs);
     if (options.processHooks ?? true) {
       owner.hookProcess();
       // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts),
@@ -375,24 +391,4 @@ function clearSocketPath(path: string, stale: OwnerInfo | null, log: Logger): vo
   }
   log.warn('removing a dead owner\'s socket (the owner lock was free)', { socket: path, stale_pid: stale?.pid ?? null });
   unlinkSync(path);
-}
-
-function socketIdOf(path: string): SocketId | null {
-  try {
-    const st = lstatSync(path);
-    return { dev: st.dev, ino: st.ino };
-  } catch {
-    return null;
-  }
-}
-
-/** Removes the socket at `path` only if it is the one this owner bound (same device and inode). */
-function removeSocketFile(path: string, id: SocketId | null): void {
-  if (!id) return;
-  try {
-    const st = lstatSync(path);
-    if (st.isSocket() && st.dev === id.dev && st.ino === id.ino) unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
 }

@@ -29,6 +29,8 @@ export interface ServeOptions {
 export const WRITER_IDLE_ENV = 'GARDENER_WRITER_IDLE_MS';
 /** Overrides UPGRADE_CHECK_MS (ms): how often the owner looks for an install over its code. */
 export const UPGRADE_CHECK_ENV = 'GARDENER_UPGRADE_CHECK_MS';
+/** Overrides SOCKET_CHECK_MS (ms): how often the owner looks for its socket file (removed from under it?). */
+export const SOCKET_CHECK_ENV = 'GARDENER_SOCKET_CHECK_MS';
 
 export async function serve(opts: ServeOptions): Promise<void> {
   const home = resolveHome();
@@ -43,7 +45,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const writerIdleMs = msFromEnv(WRITER_IDLE_ENV, WRITER_IDLE_MS, 1, (line) => log.warn(line));
   const { UPGRADE_CHECK_MS } = await import('../../owner/upgrade-watch.js');
   const upgradeCheckMs = msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, (line) => log.warn(line));
-  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, writerIdleMs, upgradeCheckMs, log });
+  const { SOCKET_CHECK_MS } = await import('../../owner/socket-file.js');
+  const socketCheckMs = msFromEnv(SOCKET_CHECK_ENV, SOCKET_CHECK_MS, 1, (line) => log.warn(line));
+  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, writerIdleMs, upgradeCheckMs, socketCheckMs, log });
   if (!outcome.started) {
     const r = outcome.running;
     if (opts.json) printJson({ running: true, started: false, pid: r.pid, url: r.url, socket: r.socket });

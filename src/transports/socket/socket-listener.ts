@@ -37,25 +37,39 @@ export interface SocketListenerOptions {
 
 export class SocketListener {
   readonly path: string;
-  #server: NetServer;
+  /** The server accepting now; servers before it were replaced (listenAgain) and closed. */
+  #server: NetServer | null = null;
+  #accepting = true;
   #connections = new Set<{ socket: Socket; close(): Promise<void> }>();
   #options: SocketListenerOptions;
 
   constructor(options: SocketListenerOptions) {
     this.path = options.path;
     this.#options = options;
-    this.#server = createServer((socket) => void this.#accept(socket));
   }
 
   listen(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(this.path, () => {
-        this.#server.off('error', reject);
-        chmodSync(this.path, 0o600);
+    return this.listenAgain(this.path);
+  }
+
+  /**
+   * Listens on a socket at `path` and stops accepting on the one before (its sessions go on):
+   * the owner's socket file was removed from under it and is bound anew (src/owner/socket-file.ts).
+   */
+  async listenAgain(path: string): Promise<void> {
+    if (!this.#accepting) throw new Error('the socket listener no longer accepts connections');
+    const server = createServer((socket) => void this.#accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        chmodSync(path, 0o600);
         resolve();
       });
     });
+    const before = this.#server;
+    this.#server = server;
+    before?.close();
   }
 
   get sessions(): number {
@@ -65,7 +79,8 @@ export class SocketListener {
   /** Stops accepting; existing connections go on until `endSessions`. */
   stopAccepting(): Promise<void> {
     // close() stops accepting now; its callback would wait for every connection to end.
-    this.#server.close();
+    this.#accepting = false;
+    this.#server?.close();
     return Promise.resolve();
   }
 

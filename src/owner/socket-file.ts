@@ -1,0 +1,139 @@
+/**
+ * The owner's socket file: the one path every client of the home dials, so it must stay where
+ * they look for as long as the owner lives. Under a service manager that is weeks, and the file
+ * can go from under a running owner: a temp cleaner ages out the `<tmp>/gardener-<uid>/`
+ * fallback (systemd-tmpfiles after 10 days, macOS after 3), someone empties the run folder or
+ * `XDG_RUNTIME_DIR` by hand. The listening server goes on, but nobody can reach it again: every
+ * `gardener mcp` then waits for an owner that holds the lock and never answers.
+ *
+ * So the owner knows the device and inode of the socket it bound, and every SOCKET_CHECK_MS it
+ * looks at the path. Gone: it makes the folder again (0700, this user's, as at start), binds a
+ * new socket under a private name and links it into place (a link never replaces a file that
+ * appeared meanwhile), and remembers the new inode. Something else there (a file, another
+ * socket) was not made by this owner: it is named once in the log and left alone, as at start.
+ * The owner removes only the socket it bound, by inode (`removeSocketFile`).
+ */
+import { linkSync, lstatSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Logger } from '../log.js';
+import { realTimers, type Timers } from '../timers.js';
+
+/** How often the owner looks at its socket path, in ms. */
+export const SOCKET_CHECK_MS = 60_000;
+
+/** The device and inode of the socket this owner bound: what it may remove. */
+export interface SocketId {
+  dev: number;
+  ino: number;
+}
+
+export function socketIdOf(path: string): SocketId | null {
+  try {
+    const st = lstatSync(path);
+    return { dev: st.dev, ino: st.ino };
+  } catch {
+    return null;
+  }
+}
+
+/** Removes the socket at `path` only if it is the one this owner bound (same device and inode). */
+export function removeSocketFile(path: string, id: SocketId | null): void {
+  if (!id) return;
+  try {
+    const st = lstatSync(path);
+    if (st.isSocket() && st.dev === id.dev && st.ino === id.ino) unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** A private name beside `socket` to bind under before the socket goes into place. */
+export function bindPathBeside(socket: string, n: number): string {
+  return join(dirname(socket), `.${process.pid.toString(36)}${n ? `-${n}` : ''}.bind`);
+}
+
+export interface SocketKeeperOptions {
+  /** The socket path clients dial. */
+  path: string;
+  /** The socket this owner has in place now. */
+  current: () => SocketId | null;
+  /** Makes the socket folder again if it is gone; why it is not safe to use, or null. */
+  prepareFolder: () => string | null;
+  /** Listens on a new socket at `bindPath` (the listener keeps answering on it). */
+  bind: (bindPath: string) => Promise<void>;
+  /** The new socket is in place. */
+  rebound: (id: SocketId) => void;
+  log: Logger;
+  /** @default SOCKET_CHECK_MS */
+  everyMs?: number;
+  timers?: Timers;
+}
+
+/** Starts looking at the socket path; returns what stops it. */
+export function keepSocketFile(o: SocketKeeperOptions): () => void {
+  const timers = o.timers ?? realTimers;
+  const every = o.everyMs ?? SOCKET_CHECK_MS;
+  let stopped = false;
+  let timer: unknown;
+  let binds = 0;
+  let said = '';
+  const sayOnce = (what: string, fields: Record<string, unknown>) => {
+    if (said === what) return;
+    said = what;
+    o.log.warn(what, { socket: o.path, ...fields });
+  };
+  const check = async () => {
+    const st = lstatOrNull(o.path);
+    const mine = o.current();
+    if (st && mine && st.dev === mine.dev && st.ino === mine.ino) {
+      said = '';
+      return;
+    }
+    if (st) {
+      return sayOnce('the owner socket path holds something this owner did not bind: left alone (clients reaching it are refused by its missing proof)', { is_socket: st.isSocket() });
+    }
+    const unsafe = o.prepareFolder();
+    if (unsafe) return sayOnce('the owner socket was removed and its folder is not safe to bind in again', { why: unsafe });
+    const bindPath = bindPathBeside(o.path, ++binds);
+    removeSocketFile(bindPath, socketIdOf(bindPath));
+    await o.bind(bindPath);
+    try {
+      linkSync(bindPath, o.path);
+    } catch (err) {
+      // EEXIST: something took the path meanwhile; it is left alone and looked at again next time.
+      return sayOnce('the owner socket could not be put back', { error: (err as Error).message });
+    } finally {
+      try {
+        unlinkSync(bindPath);
+      } catch {
+        // Gone already.
+      }
+    }
+    const id = socketIdOf(o.path);
+    if (!id) return;
+    o.rebound(id);
+    said = '';
+    o.log.warn('the owner socket was removed from under the owner: bound again, clients reach it as before', { socket: o.path });
+  };
+  const loop = () => {
+    timer = undefined;
+    void check()
+      .catch((err: Error) => sayOnce('the owner socket could not be bound again (tried again later)', { error: err.message }))
+      .finally(() => {
+        if (!stopped) timer = timers.setTimeout(loop, every);
+      });
+  };
+  timer = timers.setTimeout(loop, every);
+  return () => {
+    stopped = true;
+    timers.clearTimeout(timer);
+  };
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
