@@ -1,7 +1,7 @@
 /**
  * An owner outlives its socket file: a temp cleaner or a person can remove it (or its whole
  * folder) from under a running owner, and then no client could reach the owner again. The owner
- * looks at its socket path (GARDENER_SOCKET_CHECK_MS here, a minute by default), binds the socket
+ * looks at its socket path (GARDENER_OWNER_FILES_CHECK_MS here, a minute by default), binds the socket
  * again, and the same owner answers; a file it did not make at that path is left alone.
  */
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ import { logLine, ownerEnv, runCli, startServe } from './helpers/owner.js';
 async function withOwner(fn: (o: { socket: string; pid: number; env: NodeJS.ProcessEnv; serve: Awaited<ReturnType<typeof startServe>> }) => Promise<void>): Promise<void> {
   const home = await makeTempDir('gardener-home-');
   const runtime = await makeTempDir('gardener-xdg-');
-  const extra = { XDG_RUNTIME_DIR: runtime.dir, GARDENER_SOCKET_CHECK_MS: '50' };
+  const extra = { XDG_RUNTIME_DIR: runtime.dir, GARDENER_OWNER_FILES_CHECK_MS: '50' };
   const env = ownerEnv(home.dir, extra);
   const serve = await startServe(home.dir, ['--no-http'], extra);
   try {

@@ -23,10 +23,28 @@ import { openDatabase, type Database } from '../store/index.js';
 export class OwnerLock {
   readonly file: string;
   #db: Database | null;
+  /** The device and inode of the file this lock holds. */
+  readonly #id: { dev: number; ino: number };
 
   private constructor(file: string, db: Database) {
     this.file = file;
     this.#db = db;
+    const st = lstatSync(file);
+    this.#id = { dev: st.dev, ino: st.ino };
+  }
+
+  /**
+   * Whether the file at the lock's path is still the one this lock holds. Not when the home (or
+   * its run folder) was removed or replaced: a lock on a removed file keeps nobody out, and the
+   * next `gardener serve` takes a new one beside this owner.
+   */
+  stillAtItsPath(): boolean {
+    try {
+      const st = lstatSync(this.file);
+      return st.dev === this.#id.dev && st.ino === this.#id.ino;
+    } catch {
+      return false;
+    }
   }
 
   /** Takes the lock, or returns null at once when a live process holds it. */

@@ -19,7 +19,10 @@
  *      then HTTP on 127.0.0.1
  *   5. rewrite owner.json with the URL, then log `ready`
  *
- * Shutdown (SIGTERM, SIGINT, `serve --stop`), bounded by SHUTDOWN_BOUND_MS in all:
+ * While it runs, every OWNER_FILES_CHECK_MS (keepFiles): its socket removed from under it is
+ * bound again; its lock file removed or replaced (the home deleted) stops it, exit EXIT_HOME_LOST.
+ *
+ * Shutdown (SIGTERM, SIGINT, `serve --stop`, an install over it, its home removed), bounded by SHUTDOWN_BOUND_MS in all:
  *   1. stop accepting (socket and HTTP listeners close; open connections go on)
  *   2. stop ticks between batches (vigils abort; the backlog keeps the rest)
  *   3. end sessions (socket connections close: proxies fall back in-process; HTTP sessions end)
@@ -51,8 +54,17 @@ import { pageReadsOf } from './page-reads-host.js';
 import { threadHeap, type ThreadHeap } from '../../workers/types.js';
 import { keepPagesReturned } from '../page-return.js';
 import { EXIT_UPGRADED, watchForUpgrade } from './upgrade-watch.js';
-import { bindPathBeside, keepSocketFile, removeSocketFile, socketIdOf, type SocketId } from './socket-file.js';
+import { bindPathBeside, removeSocketFile, SocketKeeper, socketIdOf, type SocketId } from './socket-file.js';
+import { realTimers, type Timers } from '../timers.js';
 import { callsInFlight } from '../dispatch/calls-in-flight.js';
+
+/** How often the owner looks at its lock and socket files (keepFiles), in ms. */
+export const OWNER_FILES_CHECK_MS = 60_000;
+/**
+ * The owner's exit code once its home was removed or replaced from under it (EX_TEMPFAIL, as
+ * after an install over it: a service manager starts it again, on the new home).
+ */
+export const EXIT_HOME_LOST = 75;
 
 /** The whole shutdown, in ms: service managers kill at 5–10 s; we stay well inside. */
 export const SHUTDOWN_BOUND_MS = 3_000;
@@ -80,8 +92,8 @@ export interface OwnerOptions {
   env?: NodeJS.ProcessEnv;
   /** How often the owner reads its package.json for an install over it (upgrade-watch.ts). @default UPGRADE_CHECK_MS */
   upgradeCheckMs?: number;
-  /** How often the owner looks at its socket path, to bind again a socket removed from under it (socket-file.ts). @default SOCKET_CHECK_MS */
-  socketCheckMs?: number;
+  /** How often the owner looks at its lock and socket files (keepFiles). @default OWNER_FILES_CHECK_MS */
+  filesCheckMs?: number;
   /** Watch SIGTERM/SIGINT and bound the shutdown with a hard exit. @default true */
   processHooks?: boolean;
   /** The live watchers' options (tests inject shorter windows). */
@@ -104,7 +116,7 @@ export class Owner {
   #hardExit: NodeJS.Timeout | undefined;
   #processHooks = false;
   #stopUpgradeWatch: () => void = () => {};
-  #stopSocketKeeper: () => void = () => {};
+  #stopKeepingFiles: () => void = () => {};
   /** What the process exits with once stopped: EXIT_UPGRADED after an install over its code. */
   exitCode = 0;
   #lock: OwnerLock;
@@ -167,7 +179,7 @@ export class Owner {
     return (this.#stopping ??= (async () => {
       this.#log.info('shutting down', { reason });
       this.#stopUpgradeWatch();
-      this.#stopSocketKeeper();
+      this.#stopKeepingFiles();
       await Promise.all([this.#socket.stopAccepting(), this.#http?.stopAccepting()]);
       const ticksStopped = this.brains.vigils.close();
       await Promise.allSettled([this.#socket.endSessions(), this.#http?.endSessions()]);
@@ -211,19 +223,37 @@ export class Owner {
   }
 
   /**
-   * Looks at the socket path every `everyMs` and binds the socket again when it was removed from
-   * under the owner (socket-file.ts), so clients keep reaching the owner for as long as it lives.
+   * Every `everyMs`, looks at the files the owner's clients find it by. The lock file no longer
+   * the one it holds (the home, or its run folder, removed or replaced): the owner stops, exiting
+   * EXIT_HOME_LOST, since a lock on a removed file keeps no second owner out and what it writes
+   * goes to removed stores. The socket gone: bound again (socket-file.ts).
    */
-  keepSocket(everyMs?: number): void {
-    this.#stopSocketKeeper = keepSocketFile({
+  keepFiles(everyMs = OWNER_FILES_CHECK_MS, timers: Timers = realTimers): void {
+    const socket = new SocketKeeper({
       path: this.paths.socket,
       current: () => this.#socketId,
       prepareFolder: () => prepareSocketFolder(this.paths),
       bind: (bindPath) => this.#socket.listenAgain(bindPath),
       rebound: (id) => (this.#socketId = id),
       log: this.#log,
-      everyMs,
     });
+    let timer: unknown;
+    let stopped = false;
+    const look = async () => {
+      if (!this.#lock.stillAtItsPath()) {
+        this.#log.error('the owner lock file was removed or replaced (the home or its run folder was removed?): stopping; a service manager starts the owner again', { lock: this.#lock.file, exit_code: EXIT_HOME_LOST });
+        this.exitCode = EXIT_HOME_LOST;
+        this.requestStop('home removed');
+        return;
+      }
+      await socket.check();
+      if (!stopped) timer = timers.setTimeout(() => void look(), everyMs);
+    };
+    timer = timers.setTimeout(() => void look(), everyMs);
+    this.#stopKeepingFiles = () => {
+      stopped = true;
+      timers.clearTimeout(timer);
+    };
   }
 
   hookProcess(): void {
@@ -327,7 +357,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     owner = new Owner({ info, paths, brains, socket, socketId, http, lock, log });
     const o = owner;
     stop = (reason) => o.requestStop(reason);
-    owner.keepSocket(options.socketCheckMs);
+    owner.keepFiles(options.filesCheckMs);
     if (options.processHooks ?? true) {
       owner.hookProcess();
       // Owning its process, it gives the main heap's garbage pages back once the heap grew (src/page-return.ts),

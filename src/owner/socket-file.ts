@@ -6,8 +6,8 @@
  * `XDG_RUNTIME_DIR` by hand. The listening server goes on, but nobody can reach it again: every
  * `gardener mcp` then waits for an owner that holds the lock and never answers.
  *
- * So the owner knows the device and inode of the socket it bound, and every SOCKET_CHECK_MS it
- * looks at the path. Gone: it makes the folder again (0700, this user's, as at start), binds a
+ * So the owner knows the device and inode of the socket it bound, and every OWNER_FILES_CHECK_MS
+ * (owner.ts) it looks at the path. Gone: it makes the folder again (0700, this user's, as at start), binds a
  * new socket under a private name and links it into place (a link never replaces a file that
  * appeared meanwhile), and remembers the new inode. Something else there (a file, another
  * socket) was not made by this owner: it is named once in the log and left alone, as at start.
@@ -16,10 +16,6 @@
 import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../log.js';
-import { realTimers, type Timers } from '../timers.js';
-
-/** How often the owner looks at its socket path, in ms. */
-export const SOCKET_CHECK_MS = 60_000;
 
 /** The device and inode of the socket this owner bound: what it may remove. */
 export interface SocketId {
@@ -64,44 +60,48 @@ export interface SocketKeeperOptions {
   /** The new socket is in place. */
   rebound: (id: SocketId) => void;
   log: Logger;
-  /** @default SOCKET_CHECK_MS */
-  everyMs?: number;
-  timers?: Timers;
 }
 
-/** Starts looking at the socket path; returns what stops it. */
-export function keepSocketFile(o: SocketKeeperOptions): () => void {
-  const timers = o.timers ?? realTimers;
-  const every = o.everyMs ?? SOCKET_CHECK_MS;
-  let stopped = false;
-  let timer: unknown;
-  let binds = 0;
-  let said = '';
-  const sayOnce = (what: string, fields: Record<string, unknown>) => {
-    if (said === what) return;
-    said = what;
-    o.log.warn(what, { socket: o.path, ...fields });
-  };
-  const check = async () => {
+/** Looks at the socket path when asked (the owner asks every OWNER_FILES_CHECK_MS) and binds the socket again if it is gone. */
+export class SocketKeeper {
+  readonly #o: SocketKeeperOptions;
+  #binds = 0;
+  /** What was last said about the path, so a state that stays is said once. */
+  #said = '';
+
+  constructor(options: SocketKeeperOptions) {
+    this.#o = options;
+  }
+
+  async check(): Promise<void> {
+    try {
+      await this.#check();
+    } catch (err) {
+      this.#sayOnce('the owner socket could not be bound again (tried again later)', { error: (err as Error).message });
+    }
+  }
+
+  async #check(): Promise<void> {
+    const o = this.#o;
     const st = lstatOrNull(o.path);
     const mine = o.current();
     if (st && mine && st.dev === mine.dev && st.ino === mine.ino) {
-      said = '';
+      this.#said = '';
       return;
     }
     if (st) {
-      return sayOnce('the owner socket path holds something this owner did not bind: left alone (clients reaching it are refused by its missing proof)', { is_socket: st.isSocket() });
+      return this.#sayOnce('the owner socket path holds something this owner did not bind: left alone (clients reaching it are refused by its missing proof)', { is_socket: st.isSocket() });
     }
     const unsafe = o.prepareFolder();
-    if (unsafe) return sayOnce('the owner socket was removed and its folder is not safe to bind in again', { why: unsafe });
-    const bindPath = bindPathBeside(o.path, ++binds);
+    if (unsafe) return this.#sayOnce('the owner socket was removed and its folder is not safe to bind in again', { why: unsafe });
+    const bindPath = bindPathBeside(o.path, ++this.#binds);
     removeSocketFile(bindPath, socketIdOf(bindPath));
     await o.bind(bindPath);
     try {
       linkSync(bindPath, o.path);
     } catch (err) {
       // EEXIST: something took the path meanwhile; it is left alone and looked at again next time.
-      return sayOnce('the owner socket could not be put back', { error: (err as Error).message });
+      return this.#sayOnce('the owner socket could not be put back', { error: (err as Error).message });
     } finally {
       try {
         unlinkSync(bindPath);
@@ -112,22 +112,15 @@ export function keepSocketFile(o: SocketKeeperOptions): () => void {
     const id = socketIdOf(o.path);
     if (!id) return;
     o.rebound(id);
-    said = '';
+    this.#said = '';
     o.log.warn('the owner socket was removed from under the owner: bound again, clients reach it as before', { socket: o.path });
-  };
-  const loop = () => {
-    timer = undefined;
-    void check()
-      .catch((err: Error) => sayOnce('the owner socket could not be bound again (tried again later)', { error: err.message }))
-      .finally(() => {
-        if (!stopped) timer = timers.setTimeout(loop, every);
-      });
-  };
-  timer = timers.setTimeout(loop, every);
-  return () => {
-    stopped = true;
-    timers.clearTimeout(timer);
-  };
+  }
+
+  #sayOnce(what: string, fields: Record<string, unknown>): void {
+    if (this.#said === what) return;
+    this.#said = what;
+    this.#o.log.warn(what, { socket: this.#o.path, ...fields });
+  }
 }
 
 function lstatOrNull(path: string) {

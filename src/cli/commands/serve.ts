@@ -29,8 +29,8 @@ export interface ServeOptions {
 export const WRITER_IDLE_ENV = 'GARDENER_WRITER_IDLE_MS';
 /** Overrides UPGRADE_CHECK_MS (ms): how often the owner looks for an install over its code. */
 export const UPGRADE_CHECK_ENV = 'GARDENER_UPGRADE_CHECK_MS';
-/** Overrides SOCKET_CHECK_MS (ms): how often the owner looks for its socket file (removed from under it?). */
-export const SOCKET_CHECK_ENV = 'GARDENER_SOCKET_CHECK_MS';
+/** Overrides OWNER_FILES_CHECK_MS (ms): how often the owner looks at its lock and socket files. */
+export const FILES_CHECK_ENV = 'GARDENER_OWNER_FILES_CHECK_MS';
 
 export async function serve(opts: ServeOptions): Promise<void> {
   const home = resolveHome();
@@ -39,15 +39,14 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const maxBrains = positiveInt('--max-brains', opts.maxBrains);
   const log = createLogger(logLevelFrom());
   (await import('../../service/malloc-arenas.js')).holdMallocArenas(log);
-  const { startOwner } = await import('../../owner/owner.js');
   const { WRITER_IDLE_MS } = await import('../../pool/store-writer-client.js');
   // How long an open brain's writer thread outlives its last call (docs/owner.md).
   const writerIdleMs = msFromEnv(WRITER_IDLE_ENV, WRITER_IDLE_MS, 1, (line) => log.warn(line));
   const { UPGRADE_CHECK_MS } = await import('../../owner/upgrade-watch.js');
   const upgradeCheckMs = msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, (line) => log.warn(line));
-  const { SOCKET_CHECK_MS } = await import('../../owner/socket-file.js');
-  const socketCheckMs = msFromEnv(SOCKET_CHECK_ENV, SOCKET_CHECK_MS, 1, (line) => log.warn(line));
-  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, writerIdleMs, upgradeCheckMs, socketCheckMs, log });
+  const { startOwner, OWNER_FILES_CHECK_MS } = await import('../../owner/owner.js');
+  const filesCheckMs = msFromEnv(FILES_CHECK_ENV, OWNER_FILES_CHECK_MS, 1, (line) => log.warn(line));
+  const outcome = await startOwner({ home, port, host: opts.host, allowRemote: opts.allowRemote, maxBrains, writerIdleMs, upgradeCheckMs, filesCheckMs, log });
   if (!outcome.started) {
     const r = outcome.running;
     if (opts.json) printJson({ running: true, started: false, pid: r.pid, url: r.url, socket: r.socket });
