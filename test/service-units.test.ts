@@ -65,6 +65,26 @@ test('the launchd plist parses as a property list with the keys launchd needs', 
   assert.equal(p.EnvironmentVariables.GARDENER_HOME, '/Users/a&b/gardener', 'XML escaping round-trips');
 });
 
+test('GARDENER_LOG set at install is passed on to the owner by both definitions; a bad level is refused there', async () => {
+  const unit = systemdUnit({ ...spec, logLevel: 'warn' });
+  assert.match(unit, /^Environment="GARDENER_LOG=warn"$/m);
+  assert.doesNotMatch(systemdUnit(spec), /GARDENER_LOG/, 'not set, not passed');
+  const plist = launchdPlist({ ...spec, home: undefined, logLevel: 'error' });
+  assert.match(plist, /<key>EnvironmentVariables<\/key>\s*<dict>\s*<key>GARDENER_LOG<\/key><string>error<\/string>\s*<\/dict>/);
+  const home = await makeTempDir('user-home-');
+  try {
+    const env = { ...process.env, HOME: home.dir, XDG_CONFIG_HOME: '', GARDENER_HOME: join(home.dir, 'gh') };
+    const printed = await cli(['print', '--systemd'], { ...env, GARDENER_LOG: 'warn' });
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.match(printed.stdout, /^Environment="GARDENER_LOG=warn"$/m);
+    const bad = await cli(['print', '--systemd'], { ...env, GARDENER_LOG: 'loud' });
+    assert.equal(bad.status, 2, 'bad input: exit 2');
+    assert.match(bad.stderr, /GARDENER_LOG must be one of debug, info, warn, error, silent, got "loud"/);
+  } finally {
+    await home.cleanup();
+  }
+});
+
 test('systemd install writes the user unit, reloads and enables it; re-install is idempotent; uninstall removes it', async () => {
   const fake = await fakeManagers();
   const home = await makeTempDir('user-home-');

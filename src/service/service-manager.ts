@@ -12,6 +12,7 @@ import { homedir, platform, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.js';
+import { logLevelFrom } from '../log.js';
 import { LAUNCHD_LABEL, SERVICE_NAME, launchdPlist, systemdUnit, type ServiceSpec } from './units.js';
 
 export type ManagerName = 'systemd' | 'launchd';
@@ -57,6 +58,8 @@ export function planService(ctx: ServiceContext): ServicePlan {
     runtime: ctx.runtime ?? process.execPath,
     script: ctx.script ?? CLI_SCRIPT,
     home: env.GARDENER_HOME ? ctx.home : undefined,
+    // Checked here, so a level the owner would refuse is said at install, not in its log.
+    logLevel: env.GARDENER_LOG ? logLevelFrom(env) : undefined,
     logDir: join(ctx.home, 'logs'),
   };
   const home = env.HOME || homedir();

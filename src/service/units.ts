@@ -5,6 +5,7 @@
  * Node (docs/service.md).
  */
 import { OWNER_GLIBC_TUNABLES } from './malloc-arenas.js';
+import type { LogLevel } from '../log.js';
 
 /** The launchd label, and the systemd unit's name without `.service`. */
 export const SERVICE_NAME = 'gardener';
@@ -22,6 +23,8 @@ export interface ServiceSpec {
   script: string;
   /** GARDENER_HOME to pass on, when the user set one. */
   home?: string;
+  /** GARDENER_LOG to pass on, when the user set one (checked: one of src/log.ts's levels). */
+  logLevel?: LogLevel;
   /** Where launchd writes stdout/stderr (systemd sends them to the journal). */
   logDir: string;
 }
@@ -35,6 +38,7 @@ export function systemdUnit(spec: ServiceSpec): string {
   // The owner's malloc held to two arenas from its first start (src/service/malloc-arenas.ts): no second start, and on every Node.
   const env = [`Environment=${systemdWord(`GLIBC_TUNABLES=${OWNER_GLIBC_TUNABLES}`)}`];
   if (spec.home) env.push(`Environment=${systemdWord(`GARDENER_HOME=${spec.home}`)}`);
+  if (spec.logLevel) env.push(`Environment=${systemdWord(`GARDENER_LOG=${spec.logLevel}`)}`);
   return [
     '[Unit]',
     'Description=Gardener owner: one shared, fresh code memory for every agent session',
@@ -58,9 +62,11 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const str = (s: string) => `<string>${xml(s)}</string>`;
 
 export function launchdPlist(spec: ServiceSpec): string {
-  const env = spec.home
-    ? ['  <key>EnvironmentVariables</key>', '  <dict>', `    <key>GARDENER_HOME</key>${str(spec.home)}`, '  </dict>']
-    : [];
+  const vars = [
+    ...(spec.home ? [`    <key>GARDENER_HOME</key>${str(spec.home)}`] : []),
+    ...(spec.logLevel ? [`    <key>GARDENER_LOG</key>${str(spec.logLevel)}`] : []),
+  ];
+  const env = vars.length ? ['  <key>EnvironmentVariables</key>', '  <dict>', ...vars, '  </dict>'] : [];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
