@@ -19,8 +19,8 @@
  *      then HTTP on 127.0.0.1
  *   5. rewrite owner.json with the URL, then log `ready`
  *
- * While it runs, every OWNER_FILES_CHECK_MS (keepFiles): its socket removed from under it is
- * bound again; its lock file removed or replaced (the home deleted) stops it, exit EXIT_HOME_LOST.
+ * While it runs, every OWNER_FILES_CHECK_MS (keepFiles): its socket or token file removed from
+ * under it is made again; its lock file removed or replaced (the home deleted) stops it, exit EXIT_HOME_LOST.
  *
  * Shutdown (SIGTERM, SIGINT, `serve --stop`, an install over it, its home removed), bounded by SHUTDOWN_BOUND_MS in all:
  *   1. stop accepting (socket and HTTP listeners close; open connections go on)
@@ -45,7 +45,7 @@ import { OwnerBrains, type OwnerBrainsOptions } from './owner-brains.js';
 import { readOwnerFile, removeOwnerFile, rewriteOwnerFile, type OwnerInfo } from './owner-file.js';
 import { OwnerLock } from './owner-lock.js';
 import { makePrivateDir, prepareSocketFolder, runPaths, unsafeFolderReason, type RunPaths } from './run-paths.js';
-import { ensureToken } from './token.js';
+import { ensureToken, keepToken } from './token.js';
 import { proveOwner } from './verify-owner.js';
 import { PageRoutes } from '../page/index.js';
 import { HomeBrains } from './home-brains.js';
@@ -125,8 +125,12 @@ export class Owner {
   #threadHeaps: { pool: ThreadHeap | null; writers: Record<string, ThreadHeap>; at: string | null } = { pool: null, writers: {}, at: null };
   #askingHeaps = false;
 
-  constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; socketId: SocketId | null; http: HttpListener | null; lock: OwnerLock; log: Logger }) {
+  /** The home's token, as this owner read it at start: what it proves and checks. */
+  #token: string;
+
+  constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; socketId: SocketId | null; http: HttpListener | null; lock: OwnerLock; token: string; log: Logger }) {
     this.info = parts.info;
+    this.#token = parts.token;
     this.#lock = parts.lock;
     this.#socketId = parts.socketId;
     this.paths = parts.paths;
@@ -226,7 +230,8 @@ export class Owner {
    * Every `everyMs`, looks at the files the owner's clients find it by. The lock file no longer
    * the one it holds (the home, or its run folder, removed or replaced): the owner stops, exiting
    * EXIT_HOME_LOST, since a lock on a removed file keeps no second owner out and what it writes
-   * goes to removed stores. The socket gone: bound again (socket-file.ts).
+   * goes to removed stores. The token file gone: written again with the token the owner holds
+   * (token.ts keepToken). The socket gone: bound again (socket-file.ts).
    */
   keepFiles(everyMs = OWNER_FILES_CHECK_MS, timers: Timers = realTimers): void {
     const socket = new SocketKeeper({
@@ -239,6 +244,7 @@ export class Owner {
     });
     let timer: unknown;
     let stopped = false;
+    let tokenSaid = false;
     const look = async () => {
       if (!this.#lock.stillAtItsPath()) {
         this.#log.error('the owner lock file was removed or replaced (the home or its run folder was removed?): stopping; a service manager starts the owner again', { lock: this.#lock.file, exit_code: EXIT_HOME_LOST });
@@ -246,7 +252,12 @@ export class Owner {
         this.requestStop('home removed');
         return;
       }
+      const token = keepToken(this.paths.tokenFile, this.#token);
+      if (token === 'restored') this.#log.warn('the token file was removed from under the owner: written again with the token it holds', { token_file: this.paths.tokenFile });
+      if (token === 'other' && !tokenSaid) this.#log.warn('the token file no longer holds the token this owner proves: clients cannot verify it until it restarts and reads the file (`gardener serve --stop`; a service manager starts it again)', { token_file: this.paths.tokenFile });
+      tokenSaid = token === 'other';
       await socket.check();
+      this.#log.debug('owner files looked at');
       if (!stopped) timer = timers.setTimeout(() => void look(), everyMs);
     };
     timer = timers.setTimeout(() => void look(), everyMs);
@@ -354,7 +365,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       }
       rewriteOwnerFile(paths.ownerFile, info);
     }
-    owner = new Owner({ info, paths, brains, socket, socketId, http, lock, log });
+    owner = new Owner({ info, paths, brains, socket, socketId, http, lock, token, log });
     const o = owner;
     stop = (reason) => o.requestStop(reason);
     owner.keepFiles(options.filesCheckMs);

@@ -31,19 +31,24 @@ export function ensureToken(file: string): string {
 
 /** A new token linked into place at `file`, or null when another start made it first. */
 function makeToken(file: string): string | null {
+  const token = randomBytes(TOKEN_BYTES).toString('hex');
+  return linkToken(file, token) ? token : null;
+}
+
+/** Writes `token` whole to a file of its own, then links it to `file`; false when `file` exists. */
+function linkToken(file: string, token: string): boolean {
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.new`;
   try {
     const fd = openSync(draft, 'wx', 0o600);
-    const token = randomBytes(TOKEN_BYTES).toString('hex');
     try {
       writeSync(fd, token + '\n');
     } finally {
       closeSync(fd);
     }
     linkSync(draft, file);
-    return token;
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new TokenUnreadableError(file, (err as Error).message, { cause: err });
   } finally {
     try {
@@ -52,6 +57,19 @@ function makeToken(file: string): string | null {
       // never made (the open failed): nothing to remove
     }
   }
+}
+
+/**
+ * A running owner's look at its token file (owner.ts keepFiles): clients verify the owner by the
+ * token they read there, so a file removed from under the owner is written again with the token
+ * the owner holds ('restored'). A file holding another token, or one that cannot be read, is not
+ * the owner's to change ('other'): clients cannot verify this owner until it restarts and reads it.
+ */
+export function keepToken(file: string, token: string): 'kept' | 'restored' | 'other' {
+  const read = readTokenFile(file);
+  if ('token' in read) return read.token === token ? 'kept' : 'other';
+  if (read.problem !== 'missing') return 'other';
+  return linkToken(file, token) ? 'restored' : 'other';
 }
 
 export function readToken(file: string): string {
