@@ -19,18 +19,18 @@
  */
 import { lstatSync, writeFileSync } from 'node:fs';
 import { openDatabase, type Database } from '../store/index.js';
+import { fileIdOf, isFileAt, type FileId } from './file-id.js';
 
 export class OwnerLock {
   readonly file: string;
   #db: Database | null;
-  /** The device and inode of the file this lock holds. */
-  readonly #id: { dev: number; ino: number };
+  /** The file this lock holds. */
+  readonly #id: FileId | null;
 
   private constructor(file: string, db: Database) {
     this.file = file;
     this.#db = db;
-    const st = lstatSync(file);
-    this.#id = { dev: st.dev, ino: st.ino };
+    this.#id = fileIdOf(file);
   }
 
   /**
@@ -39,12 +39,7 @@ export class OwnerLock {
    * next `gardener serve` takes a new one beside this owner.
    */
   stillAtItsPath(): boolean {
-    try {
-      const st = lstatSync(this.file);
-      return st.dev === this.#id.dev && st.ino === this.#id.ino;
-    } catch {
-      return false;
-    }
+    return isFileAt(this.file, this.#id);
   }
 
   /** Takes the lock, or returns null at once when a live process holds it. */

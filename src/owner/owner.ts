@@ -32,7 +32,6 @@
  * Past the bound the files are removed and the process exits anyway (the kernel drops the lock).
  */
 import { lstatSync, renameSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { UnsafePermissionsError, ListenError, OwnerUnresponsiveError } from '../errors.js';
 import { HttpListener } from '../transports/http/http-listener.js';
 import { isLoopbackHost } from '../transports/http/loopback.js';
@@ -54,8 +53,9 @@ import { pageReadsOf } from './page-reads-host.js';
 import { threadHeap, type ThreadHeap } from '../../workers/types.js';
 import { keepPagesReturned } from '../page-return.js';
 import { EXIT_UPGRADED, watchForUpgrade } from './upgrade-watch.js';
-import { bindPathBeside, removeSocketFile, SocketKeeper, socketIdOf, type SocketId } from './socket-file.js';
-import { realTimers, type Timers } from '../timers.js';
+import { bindPathBeside, removeSocketFile, SocketKeeper } from './socket-file.js';
+import { fileIdOf, type FileId } from './file-id.js';
+import { realTimers } from '../timers.js';
 import { callsInFlight } from '../dispatch/calls-in-flight.js';
 
 /** How often the owner looks at its lock and socket files (keepFiles), in ms. */
@@ -120,7 +120,7 @@ export class Owner {
   /** What the process exits with once stopped: EXIT_UPGRADED after an install over its code. */
   exitCode = 0;
   #lock: OwnerLock;
-  #socketId: SocketId | null;
+  #socketId: FileId | null;
   /** The last heaps the pool and writer threads reported (status() asks again, without waiting). */
   #threadHeaps: { pool: ThreadHeap | null; writers: Record<string, ThreadHeap>; at: string | null } = { pool: null, writers: {}, at: null };
   #askingHeaps = false;
@@ -128,7 +128,7 @@ export class Owner {
   /** The home's token, as this owner read it at start: what it proves and checks. */
   #token: string;
 
-  constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; socketId: SocketId | null; http: HttpListener | null; lock: OwnerLock; token: string; log: Logger }) {
+  constructor(parts: { info: OwnerInfo; paths: RunPaths; brains: OwnerBrains; socket: SocketListener; socketId: FileId | null; http: HttpListener | null; lock: OwnerLock; token: string; log: Logger }) {
     this.info = parts.info;
     this.#token = parts.token;
     this.#lock = parts.lock;
@@ -233,7 +233,7 @@ export class Owner {
    * goes to removed stores. The token file gone: written again with the token the owner holds
    * (token.ts keepToken). The socket gone: bound again (socket-file.ts).
    */
-  keepFiles(everyMs = OWNER_FILES_CHECK_MS, timers: Timers = realTimers): void {
+  keepFiles(everyMs = OWNER_FILES_CHECK_MS): void {
     const socket = new SocketKeeper({
       path: this.paths.socket,
       current: () => this.#socketId,
@@ -258,12 +258,12 @@ export class Owner {
       tokenSaid = token === 'other';
       await socket.check();
       this.#log.debug('owner files looked at');
-      if (!stopped) timer = timers.setTimeout(() => void look(), everyMs);
+      if (!stopped) timer = realTimers.setTimeout(() => void look(), everyMs);
     };
-    timer = timers.setTimeout(() => void look(), everyMs);
+    timer = realTimers.setTimeout(() => void look(), everyMs);
     this.#stopKeepingFiles = () => {
       stopped = true;
-      timers.clearTimeout(timer);
+      realTimers.clearTimeout(timer);
     };
   }
 
@@ -325,7 +325,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
     // libuv unlink the path it bound, which would delete whatever socket then sits at the real
     // path (another owner's). The name it bound is gone after the rename; we remove ours by inode.
     const bindPath = bindPathBeside(paths.socket, 0);
-    removeSocketFile(bindPath, socketIdOf(bindPath));
+    removeSocketFile(bindPath, fileIdOf(bindPath));
     const socket = new SocketListener({
       path: bindPath,
       log,
@@ -339,7 +339,7 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
       throw new ListenError(paths.socket, err.message, { cause: err });
     });
     renameSync(bindPath, paths.socket);
-    const socketId = socketIdOf(paths.socket);
+    const socketId = fileIdOf(paths.socket);
     let http: HttpListener | null = null;
     if (options.port !== null) {
       const homeBrains = new HomeBrains(paths.home, brains);

@@ -16,28 +16,13 @@
 import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../log.js';
-
-/** The device and inode of the socket this owner bound: what it may remove. */
-export interface SocketId {
-  dev: number;
-  ino: number;
-}
-
-export function socketIdOf(path: string): SocketId | null {
-  try {
-    const st = lstatSync(path);
-    return { dev: st.dev, ino: st.ino };
-  } catch {
-    return null;
-  }
-}
+import { fileIdOf, isFileAt, type FileId } from './file-id.js';
 
 /** Removes the socket at `path` only if it is the one this owner bound (same device and inode). */
-export function removeSocketFile(path: string, id: SocketId | null): void {
-  if (!id) return;
+export function removeSocketFile(path: string, id: FileId | null): void {
+  if (!isFileAt(path, id)) return;
   try {
-    const st = lstatSync(path);
-    if (st.isSocket() && st.dev === id.dev && st.ino === id.ino) unlinkSync(path);
+    unlinkSync(path);
   } catch {
     // Already gone.
   }
@@ -52,13 +37,13 @@ export interface SocketKeeperOptions {
   /** The socket path clients dial. */
   path: string;
   /** The socket this owner has in place now. */
-  current: () => SocketId | null;
+  current: () => FileId | null;
   /** Makes the socket folder again if it is gone; why it is not safe to use, or null. */
   prepareFolder: () => string | null;
   /** Listens on a new socket at `bindPath` (the listener keeps answering on it). */
   bind: (bindPath: string) => Promise<void>;
   /** The new socket is in place. */
-  rebound: (id: SocketId) => void;
+  rebound: (id: FileId) => void;
   log: Logger;
 }
 
@@ -83,19 +68,18 @@ export class SocketKeeper {
 
   async #check(): Promise<void> {
     const o = this.#o;
-    const st = lstatOrNull(o.path);
-    const mine = o.current();
-    if (st && mine && st.dev === mine.dev && st.ino === mine.ino) {
+    if (isFileAt(o.path, o.current())) {
       this.#said = '';
       return;
     }
+    const st = lstatOrNull(o.path);
     if (st) {
       return this.#sayOnce('the owner socket path holds something this owner did not bind: left alone (clients reaching it are refused by its missing proof)', { is_socket: st.isSocket() });
     }
     const unsafe = o.prepareFolder();
     if (unsafe) return this.#sayOnce('the owner socket was removed and its folder is not safe to bind in again', { why: unsafe });
     const bindPath = bindPathBeside(o.path, ++this.#binds);
-    removeSocketFile(bindPath, socketIdOf(bindPath));
+    removeSocketFile(bindPath, fileIdOf(bindPath));
     await o.bind(bindPath);
     try {
       linkSync(bindPath, o.path);
@@ -109,7 +93,7 @@ export class SocketKeeper {
         // Gone already.
       }
     }
-    const id = socketIdOf(o.path);
+    const id = fileIdOf(o.path);
     if (!id) return;
     o.rebound(id);
     this.#said = '';
