@@ -33,6 +33,8 @@ import { makeBigTree, makePlainTree, makeTreeSitterTree, type Tree } from './tre
 import { judgeSoak, type Bounds } from './verdict.js';
 import { Workload, type Brain, type TokenRecord, type WorkloadResult } from './workload.js';
 import { logVolumeLine, writeDoc, type SoakReport } from './report.js';
+import { cpuLine, cpuOfDay, readCpu } from './cpu-time.js';
+import { median } from '../tick-burst.js';
 import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
 import { storeSizes } from './store-sizes.js';
 import { OWNER_GLIBC_TUNABLES } from '../../src/service/malloc-arenas.js';
@@ -41,14 +43,14 @@ import { TREE_SITTER_BENCH_LANGUAGES } from '../fixtures/tree-sitter-sources.js'
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /**
- * Idle seeks before the day, whose p99 is the seek bound's measure: at 200 the p99 is the
- * second slowest call, and across four 30-minute Node 20 runs of close code it read 9.5, 11.9,
- * 13.3 and 20.6 ms (the median 7.8-8.4 in each), so the bound moved with one slow call. At 1000
- * it is the tenth slowest. A short run (CI's 3 minutes) keeps 200: a minute of idle seeks would
- * be a third of it.
+ * Idle seeks before the day, whose p99 is the seek bound's measure, each a probe period apart as
+ * the day's probes are (seek-prober.ts). At 200 the p99 is the second slowest call, and across
+ * four 30-minute Node 20 runs of close code it read 9.5, 11.9, 13.3 and 20.6 ms (the median
+ * 7.8-8.4 in each), so the bound moved with one slow call; at 600 it is the sixth slowest, five
+ * minutes before a run of 10 minutes or more. A short run (CI's 3 minutes) keeps 200: 100 s.
  */
 function idleSeeksFor(minutes: number): number {
-  return minutes >= 10 ? 1000 : 200;
+  return minutes >= 10 ? 600 : 200;
 }
 const TREE_SITTER_FILES = 400;
 const PLAIN_FILES = 400;
@@ -225,6 +227,7 @@ async function main(): Promise<number> {
     log(`soak: idle seek p99 measured over ${idleSeekMs.length} calls; the day begins`);
     // The log is judged from here: the start's lines (ready, a watching line per brain) are once.
     const logAtStart = { ...owner.logBytes };
+    const cpuAtStart = readCpu(owner.pid);
 
     workload.startProbe();
     const until = t0 + runMs;
@@ -238,6 +241,7 @@ async function main(): Promise<number> {
     }
     await workload.stopProbe();
     await workload.closeAll();
+    const cpuAtEnd = readCpu(owner.pid);
     sampler.stop();
     const settled = await workload.settle();
     const finalQuiet = (await sampler.take(true))!;
@@ -282,12 +286,14 @@ async function main(): Promise<number> {
       alerts,
       ownerWarnings: owner.warnings,
       ownerLogBytes: logOfDay,
+      ...(cpuAtStart && cpuAtEnd ? { cpu: cpuOfDay(cpuAtStart, cpuAtEnd) } : {}),
       verdicts,
     };
     const out = o.out ?? join(o.keep ? dir : tmpdir(), `gardener-soak-${Date.now()}.json`);
     writeFileSync(out, JSON.stringify({ ...report, probeSeekMs: probeSeekMs.map((ms) => Math.round(ms * 100) / 100), probeSeekAt, calls }, null, 1));
     if (o.writeDoc) writeDoc(ROOT, report);
     printSummary(report, out);
+    console.log(`  seek p50 ${median(probeSeekMs).toFixed(2)} ms over the soak vs ${median(idleSeekMs).toFixed(2)} ms idle`);
     for (const m of verdicts.missed) console.log(`MISSED: ${m}`);
     return verdicts.missed.length ? 1 : 0;
   } finally {
@@ -306,6 +312,7 @@ function printSummary(r: SoakReport, out: string): void {
   console.log(`  seek p99 ${p(v.seek.soakP99Ms)} ms over the soak vs ${p(v.seek.idleP99Ms)} ms idle (${p(v.seek.ratio)}x); owner at SIGTERM: ${v.ownerExit}`);
   console.log(`  alerts: ${JSON.stringify(r.alerts).slice(0, 600)}`);
   console.log(` ${logVolumeLine(r)}`);
+  if (r.cpu) console.log(` ${cpuLine(r.cpu, r.config.minutes)}`);
   console.log(`  report: ${out}`);
 }
 

@@ -11,6 +11,7 @@ import type { PageReturnsJson } from './owner-process.js';
 import { series, type Verdicts } from './verdict.js';
 import { slopePer10Min } from './judge.js';
 import { ZOMBIE_GRACE_MS } from './proc-tree.js';
+import { cpuLine, type CpuOfDay } from './cpu-time.js';
 import { THROWAWAY_EVERY, type WorkloadResult } from './workload.js';
 
 /** The section's markers and plot, one of each per watch backend and runtime (a run replaces its own). */
@@ -38,6 +39,8 @@ export interface SoakReport {
   ownerWarnings: { at: number; level: string; msg: string; brain?: string; error?: string }[];
   /** Bytes of log the owner wrote during the day (after its start), by level (absent in reports of older runs). */
   ownerLogBytes?: Record<string, number>;
+  /** Where the day's CPU went (absent off Linux and in reports of older runs). */
+  cpu?: CpuOfDay;
   verdicts: Verdicts;
 }
 
@@ -137,7 +140,7 @@ export function renderDocSection(r: SoakReport): string {
     `| the owner at SIGTERM | ${v.ownerExit} | ${v.ownerExit === 'exit 0' ? 'met' : '**MISSED**'} |`,
     ...(v.throwaways ? [`| throwaway folders: brain made / removed through the owner / tried | ${v.throwaways.made} / ${v.throwaways.removed} / ${v.throwaways.tried} | ${v.throwaways.removed === v.throwaways.tried ? 'met' : '**MISSED**'} |`] : []),
     '',
-    `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.${logVolumeLine(r)}`,
+    `Alerts raised: ${r.alerts.map((a) => `${a.brain}: ${summarizeAlerts(a.alerts)}`).join('; ') || 'none'}. Owner warnings logged: ${r.ownerWarnings.length}${r.ownerWarnings.length ? ` (${[...new Set(r.ownerWarnings.map((w) => w.msg))].slice(0, 6).join('; ')})` : ''}.${logVolumeLine(r)}${cpuLine(r.cpu, r.config.minutes)}`,
     '',
     v.missed.length ? `Missed: ${v.missed.join('; ')}.` : 'Every target met.',
     docEnd(sectionKey(c)),

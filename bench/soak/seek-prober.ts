@@ -51,7 +51,14 @@ export class SeekProber {
     });
   }
 
-  /** `count` seeks back to back after `warmup` unmeasured ones, a tenth of the probe period apart. */
+  /**
+   * `count` seeks after `warmup` unmeasured ones, one a probe period apart as the day's probes
+   * are: the idle p99 is the day's measure only at the day's cadence. A tenth of the period
+   * apart, as they were, each idle call ran warmer than a probe of the day: on an idle machine
+   * the same owner answered a seek 50 ms after the last at a median of 6.6-6.9 ms and p99 of
+   * 10.8-12.0, 500 ms after at 9.0-9.4 and 14.7-15.2 (`/healthz` alone 1.9 against 3.2 ms), so
+   * a third of the ratio the soak judged was the cadence, not the load.
+   */
   async idle(count: number, warmup: number): Promise<number[]> {
     const r = await this.#ask({ op: 'idle', count, warmup });
     if (r.op !== 'idle' || r.error) throw new Error(`soak: idle seek failed: ${r.op === 'idle' ? r.error : r.failures.join('; ')}`);
@@ -89,7 +96,7 @@ function runThread(setup: ProberSetup): void {
           const r = await seek(i + req.warmup);
           if (!r.ok) return port.postMessage({ op: 'idle', ms: out, error: r.text.slice(0, 300) } satisfies Reply);
           if (i >= 0) out.push(r.ms);
-          await pause(setup.everyMs / 10);
+          await pause(setup.everyMs);
         }
         port.postMessage({ op: 'idle', ms: out } satisfies Reply);
       })();
