@@ -12,7 +12,7 @@ import { series, type Verdicts } from './verdict.js';
 import { slopePer10Min } from './judge.js';
 import { ZOMBIE_GRACE_MS } from './proc-tree.js';
 import { cpuLine, type CpuOfDay } from './cpu-time.js';
-import { THROWAWAY_EVERY, type WorkloadResult } from './workload.js';
+import { MOVES, THROWAWAY_EVERY, type WorkloadResult } from './workload.js';
 
 /** The section's markers and plot, one of each per watch backend and runtime (a run replaces its own). */
 export const docBegin = (key: string) => `<!-- soak:begin ${key} (written by \`npm run soak -- --write-doc\`) -->`;
@@ -111,10 +111,10 @@ export function renderDocSection(r: SoakReport): string {
     `\`npm run soak -- --minutes ${c.minutes}${c.watchBackend === 'fs.watch' ? ' --watch fs.watch' : ''}${runtimeOption(c)} --write-doc\` (bench/soak/): one \`gardener serve\` (${c.runtime} ${c.runtimeVersion}, watch backend ${c.watchBackend}${c.glibcTunables ? `, \`GLIBC_TUNABLES=${c.glibcTunables}\` as its service unit sets it` : ''}) in a temporary home, started ${c.startedAt} on ${c.machine}, seed ${c.seed}. ` +
       `Three brains, armed and watched: a git repository of ${c.baseFiles} files in five languages, a git repository of ${c.treeSitterFiles} files in tree-sitter languages (C, C#, Kotlin, Ruby) and a folder of ${c.plainFiles} files that is no git work tree. ` +
       `${calls.rounds} rounds: sessions came and went over the stdio proxy, the socket, Streamable HTTP and REST (opened: ${byTransport(calls.sessionsOpened)}; killed in the middle of a call: ${byTransport(calls.killedMidCall)}), ` +
-      `${calls.calls} tool calls (seek, refs, impact, delegate, remember, notes) of which ${calls.callsFailed} failed; one burst a round (1, 10, 100 or 1000 files edited, added and deleted) on each brain in turn, with renames, a file growing past the 1 MiB per-file bound and shrinking back, branch switches, rebases and a \`git gc\` among them, ` +
+      `${calls.calls} tool calls (seek, refs, impact, delegate, remember, notes) of which ${calls.callsFailed} failed; one burst a round (1, 10, 100 or 1000 files edited, added and deleted) on each brain in turn, with renames, a file growing past the 1 MiB per-file bound and shrinking back, branch switches, rebases and a \`git gc\` among them (in the warm-up, the big repository's first ${MOVES} rounds burst 1000 files each, one beside each of those moves), ` +
       `and a token written in each burst and looked up with seek. ` +
       (v.throwaways ? `Every ${THROWAWAY_EVERY}th round a throwaway folder (${v.throwaways.tried} in all), as an agent's worktree comes and goes: ingested through REST, asked once, deleted, and its brain removed by \`gardener brains --prune\` through the running owner. ` : '') +
-      `A REST seek every 500 ms on the big brain (${calls.probeSeeks} calls) against ${r.idleSeekMs.length} before the soak, idle.`,
+      `A REST seek every 500 ms on the big brain (${calls.probeSeeks} calls) against ${r.idleSeekMs.length} before the soak, idle, at the same cadence.`,
     '',
     `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples; a zombie counts when it is still one ${ZOMBIE_GRACE_MS / 1000} s after the reading, and ${reaped} seen were reaped within that). ` +
       `Memory is judged after a warm-up of ${(v.warmupMs / 60_000).toFixed(1)} minutes (5 minutes for 30 or more, else a sixth of the run); levels are read with no session open and the brains settled (backlog 0, no tick), after each round.`,

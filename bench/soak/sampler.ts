@@ -50,10 +50,10 @@ export class Sampler {
   readonly samples: Sample[] = [];
   #timer: NodeJS.Timeout | undefined;
   #busy = false;
+  #t0 = performance.now();
 
   constructor(
     private owner: OwnerProcess,
-    private t0: number,
     private sessionsOpen: () => number,
     private log: (line: string) => void,
     /** The folders watched under the soak's roots (watched-folders.ts), read with quiet samples. */
@@ -62,7 +62,9 @@ export class Sampler {
     private stores?: () => Record<string, StoreSize>,
   ) {}
 
-  start(): void {
+  /** Samples from now on, every SAMPLE_EVERY_MS; each sample's `t` counts from `t0`, the day's start. */
+  start(t0: number): void {
+    this.#t0 = t0;
     this.#timer = setInterval(() => void this.take(false), SAMPLE_EVERY_MS);
   }
 
@@ -109,7 +111,7 @@ export class Sampler {
       }
       const lasting = await lastingZombies(c.zombieList);
       const sample: Sample = {
-        t: Math.round(performance.now() - this.t0),
+        t: Math.round(performance.now() - this.#t0),
         rssMb: c.owner.rssMb,
         mainHeapMb,
         ...(mainUsedMb === undefined ? {} : { mainUsedMb }),
