@@ -14,6 +14,16 @@ export function rssMb(pid: number): number {
 }
 
 /**
+ * Of `pid`'s RSS, the pages backed by files, in MB (/proc/<pid>/status RssFile): the runtime's
+ * binary, the native modules and anything else mapped from disk, resident as the code that runs
+ * touches it. Clean and shared with the page cache: the kernel drops them under pressure and
+ * reads them back, unlike the anonymous rest (heaps, malloc, stacks).
+ */
+export function rssFileMb(pid: number): number {
+  return Number(/RssFile:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
+/**
  * Proportional set size of `pid` now, in MB: its resident pages, each shared page divided by
  * the processes that map it (/proc/<pid>/smaps_rollup). Summed over processes it counts a page
  * they share once, where summed RSS counts the runtime's binary once a process.

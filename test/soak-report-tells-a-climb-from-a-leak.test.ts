@@ -46,6 +46,15 @@ test('the section gives the slope of RSS and the main heap in each half of the j
   assert.equal(main2, 1, 'a heap that grows all along grows in both halves');
 });
 
+test('the halves say how much of RSS is pages mapped from files, where the samples read it', () => {
+  const r = report();
+  // The code touched comes in during the first half (1 MB a minute), then stays.
+  r.samples.forEach((s, i) => (s.rssFileMb = 50 + Math.min(30, Math.max(0, i / 6 - 5)) / 2));
+  const m = /RSS (-?\d+\.\d+) then (-?\d+\.\d+), of RSS the pages mapped from files \(the runtime's code and native modules as they are touched\) (-?\d+\.\d+) then (-?\d+\.\d+), main thread heap/.exec(renderDocSection(r));
+  assert.ok(m, 'a file-backed slope beside RSS');
+  assert.deepEqual(m.slice(3).map((n) => Math.round(Number(n) * 100) / 100), [5, 0]);
+});
+
 test('the section gives each store on disk after the warm-up: brain.db at both ends with its slope, and the WAL at its largest', () => {
   const r = report();
   r.samples.forEach((s, i) => {

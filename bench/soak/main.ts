@@ -309,6 +309,8 @@ function printSummary(r: SoakReport, out: string): void {
   const p = (n: number | null) => (n === null || !Number.isFinite(n) ? '–' : n.toFixed(2));
   console.log(`soak: ${r.config.minutes} min on ${r.config.runtime} ${r.config.runtimeVersion}, watch ${r.config.watchBackend}, ${r.workload.rounds} rounds, ${r.samples.length} samples, warm-up ${(v.warmupMs / 1000).toFixed(0)} s`);
   for (const m of v.memory) console.log(`  ${m.name}: slope ${p(m.slopeMbPer10Min)} MB/10 min, peak ${p(m.earlierPeakMb)} MB before the last third, ${p(m.lastThirdPeakMb)} MB in it`);
+  const judged = r.samples.filter((s) => s.t >= v.warmupMs && s.rssFileMb !== undefined);
+  if (judged.length) console.log(`  of RSS mapped from files (code and native modules): ${p(judged[0]!.rssFileMb!)} MB after the warm-up, ${p(judged[judged.length - 1]!.rssFileMb!)} MB at the end`);
   for (const l of v.levels) console.log(`  ${l.name}: ${l.baseline} with no session (its level: the median of the first five quiet readings after the warm-up), ${l.final} at the end`);
   console.log(`  zombies at most ${v.zombiesMax}; tokens ${v.tokens.written} written, ${v.tokens.lost} lost, ${v.tokens.late} late; backlog at the end ${v.backlogEnd}`);
   console.log(`  seek p99 ${p(v.seek.soakP99Ms)} ms over the soak vs ${p(v.seek.idleP99Ms)} ms idle (${p(v.seek.ratio)}x); owner at SIGTERM: ${v.ownerExit}`);

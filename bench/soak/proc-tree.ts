@@ -4,10 +4,12 @@
  * bench's own reader (bench/proc-stats.ts); this adds the tree walk and the counts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { inotifyWatches, rssMb } from '../proc-stats.js';
+import { inotifyWatches, rssFileMb, rssMb } from '../proc-stats.js';
 
 export interface ProcCounts {
   rssMb: number;
+  /** Of rssMb, the pages mapped from files (bench/proc-stats.ts rssFileMb). */
+  rssFileMb: number;
   fds: number;
   threads: number;
 }
@@ -100,7 +102,7 @@ export function descendants(root: number): Stat[] {
 }
 
 export function treeCounts(pid: number): TreeCounts {
-  const owner: ProcCounts = { rssMb: rssMb(pid), fds: count(`/proc/${pid}/fd`), threads: count(`/proc/${pid}/task`) };
+  const owner: ProcCounts = { rssMb: rssMb(pid), rssFileMb: rssFileMb(pid), fds: count(`/proc/${pid}/fd`), threads: count(`/proc/${pid}/task`) };
   let watches = inotifyWatches(pid) ?? 0;
   let children = 0;
   let childFds = 0;

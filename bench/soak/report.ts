@@ -194,7 +194,8 @@ function halvesLine(samples: readonly Sample[], warmupMs: number): string {
   const middle = (judged[0]!.t + judged[judged.length - 1]!.t) / 2;
   const halves = [judged.filter((s) => s.t < middle), judged.filter((s) => s.t >= middle)];
   const slopes = (pick: (s: Sample) => number | null) => halves.map((h) => slopeText(h, pick)).join(' then ');
-  return ` In each half of the judged time (information, MB / 10 min): RSS ${slopes((s) => s.rssMb)}, main thread heap ${slopes((s) => s.mainHeapMb)}.`;
+  const fileBacked = judged.every((s) => s.rssFileMb !== undefined) ? `, of RSS the pages mapped from files (the runtime's code and native modules as they are touched) ${slopes((s) => s.rssFileMb ?? null)}` : '';
+  return ` In each half of the judged time (information, MB / 10 min): RSS ${slopes((s) => s.rssMb)}${fileBacked}, main thread heap ${slopes((s) => s.mainHeapMb)}.`;
 }
 
 /**

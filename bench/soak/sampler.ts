@@ -15,6 +15,8 @@ export interface Sample {
   /** ms since the soak started. */
   t: number;
   rssMb: number;
+  /** Of rssMb, the pages mapped from files: the runtime's code and native modules as they are touched (absent in older reports). */
+  rssFileMb?: number;
   /** Physical heap size per thread, in MB (garbage not yet collected included: it is what RSS holds). */
   mainHeapMb: number | null;
   /** What the main thread's heap holds in objects, in MB (its garbage included until a collection): beside mainHeapMb, what the heap keeps free. */
@@ -113,6 +115,7 @@ export class Sampler {
       const sample: Sample = {
         t: Math.round(performance.now() - this.#t0),
         rssMb: c.owner.rssMb,
+        ...(Number.isFinite(c.owner.rssFileMb) ? { rssFileMb: c.owner.rssFileMb } : {}),
         mainHeapMb,
         ...(mainUsedMb === undefined ? {} : { mainUsedMb }),
         poolHeapMb,
