@@ -12,7 +12,7 @@ export const SAMPLE_EVERY_MS = 10_000;
 const MB = 1 << 20;
 
 export interface Sample {
-  /** ms since the soak started. */
+  /** ms since the day started (after the idle seeks). */
   t: number;
   rssMb: number;
   /** Of rssMb, the pages mapped from files: the runtime's code and native modules as they are touched (absent in older reports). */
