@@ -10,17 +10,19 @@ const CLOCK_TICKS_PER_S = 100;
 
 /** Resident set size of `pid` now, in MB. */
 export function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  return residentMb(pid).rss;
 }
 
 /**
- * Of `pid`'s RSS, the pages backed by files, in MB (/proc/<pid>/status RssFile): the runtime's
- * binary, the native modules and anything else mapped from disk, resident as the code that runs
- * touches it. Clean and shared with the page cache: the kernel drops them under pressure and
- * reads them back, unlike the anonymous rest (heaps, malloc, stacks).
+ * `pid`'s resident set size now and, of it, the pages backed by files, in MB, from one read of
+ * /proc/<pid>/status (VmRSS, RssFile). The file-backed pages are the runtime's binary, the native
+ * modules and anything else mapped from disk, resident as the code that runs touches it: clean
+ * and shared with the page cache, the kernel drops them under pressure and reads them back,
+ * unlike the anonymous rest (heaps, malloc, stacks). `file` is NaN where the kernel does not say.
  */
-export function rssFileMb(pid: number): number {
-  return Number(/RssFile:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+export function residentMb(pid: number): { rss: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024, file: Number(/RssFile:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024 };
 }
 
 /**
@@ -34,9 +36,18 @@ export function pssMb(pid: number): number {
 
 /** User + system CPU time `pid` has used so far, in seconds. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuSeconds(`/proc/${pid}/stat`).own;
+}
+
+/**
+ * User + system CPU time of a /proc stat file (a process's, or a thread's under task/), in
+ * seconds: its own, and that of the children it has waited for (fields 14-17).
+ */
+export function statCpuSeconds(path: string): { own: number; children: number } {
+  const stat = readFileSync(path, 'utf8');
+  // After the command (which may hold spaces), f[0] is field 3: utime is field 14.
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS_PER_S;
+  return { own: (Number(f[11]) + Number(f[12])) / CLOCK_TICKS_PER_S, children: (Number(f[13]) + Number(f[14])) / CLOCK_TICKS_PER_S };
 }
 
 /** Inotify watches a process holds (the `inotify wd:` lines of its inotify descriptors). */

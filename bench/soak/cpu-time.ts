@@ -10,9 +10,10 @@
  * with the soak. Which side the load came from says whether a slow seek was the owner's doing.
  */
 import { readFileSync } from 'node:fs';
+import { statCpuSeconds } from '../proc-stats.js';
 
 export interface CpuReading {
-  /** Clock ticks (USER_HZ) of each, summed user and system. */
+  /** CPU seconds (user and system) of each; the machine's two in clock ticks, read as a share. */
   ownerMain: number;
   ownerAll: number;
   ownerChildren: number;
@@ -33,17 +34,6 @@ export interface CpuOfDay {
   machineBusy: number;
 }
 
-/** Linux's USER_HZ, which /proc's times count in: 100 on every architecture Node and Bun run on. */
-const TICKS_PER_S = 100;
-
-/** utime, stime, cutime, cstime of a /proc stat line (fields 14-17; the command may hold spaces). */
-function statTimes(path: string): { own: number; children: number } {
-  const s = readFileSync(path, 'utf8');
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  // f[0] is field 3 (state): utime is field 14.
-  return { own: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
-}
-
 /** The machine's busy and total ticks over all cores (/proc/stat's first line). */
 function machineTicks(): { busy: number; all: number } {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -55,9 +45,9 @@ function machineTicks(): { busy: number; all: number } {
 /** A reading now, or null off Linux (no /proc). */
 export function readCpu(ownerPid: number): CpuReading | null {
   try {
-    const owner = statTimes(`/proc/${ownerPid}/stat`);
-    const main = statTimes(`/proc/${ownerPid}/task/${ownerPid}/stat`);
-    const soak = statTimes('/proc/self/stat');
+    const owner = statCpuSeconds(`/proc/${ownerPid}/stat`);
+    const main = statCpuSeconds(`/proc/${ownerPid}/task/${ownerPid}/stat`);
+    const soak = statCpuSeconds('/proc/self/stat');
     const m = machineTicks();
     return { ownerMain: main.own, ownerAll: owner.own, ownerChildren: owner.children, soakAll: soak.own, soakChildren: soak.children, machineBusy: m.busy, machineAll: m.all };
   } catch {
@@ -67,7 +57,7 @@ export function readCpu(ownerPid: number): CpuReading | null {
 
 /** What the day used, from its two readings. */
 export function cpuOfDay(start: CpuReading, end: CpuReading): CpuOfDay {
-  const s = (k: keyof CpuReading) => Math.round(((end[k] - start[k]) / TICKS_PER_S) * 10) / 10;
+  const s = (k: keyof CpuReading) => Math.round((end[k] - start[k]) * 10) / 10;
   const all = end.machineAll - start.machineAll;
   return {
     ownerMainS: s('ownerMain'),

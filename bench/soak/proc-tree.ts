@@ -4,11 +4,11 @@
  * bench's own reader (bench/proc-stats.ts); this adds the tree walk and the counts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { inotifyWatches, rssFileMb, rssMb } from '../proc-stats.js';
+import { inotifyWatches, residentMb } from '../proc-stats.js';
 
 export interface ProcCounts {
   rssMb: number;
-  /** Of rssMb, the pages mapped from files (bench/proc-stats.ts rssFileMb). */
+  /** Of rssMb, the pages mapped from files (bench/proc-stats.ts residentMb). */
   rssFileMb: number;
   fds: number;
   threads: number;
@@ -102,7 +102,8 @@ export function descendants(root: number): Stat[] {
 }
 
 export function treeCounts(pid: number): TreeCounts {
-  const owner: ProcCounts = { rssMb: rssMb(pid), rssFileMb: rssFileMb(pid), fds: count(`/proc/${pid}/fd`), threads: count(`/proc/${pid}/task`) };
+  const resident = residentMb(pid);
+  const owner: ProcCounts = { rssMb: resident.rss, rssFileMb: resident.file, fds: count(`/proc/${pid}/fd`), threads: count(`/proc/${pid}/task`) };
   let watches = inotifyWatches(pid) ?? 0;
   let children = 0;
   let childFds = 0;

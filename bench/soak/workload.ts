@@ -225,16 +225,11 @@ export class Workload {
     return false;
   }
 
-  /** The burst's size (burstSizeOf), on the brain's `visit`-th round. */
-  #burstSize(brain: Brain, visit: number): number {
-    return burstSizeOf(brain.tree.kind, visit, this.#rng.next());
-  }
-
   /** The day's other moves, in turn on the git brains (and renames/bounds on any). */
-  #special(brain: Brain, round: number): string[] {
+  #special(brain: Brain, round: number, visit: number): string[] {
     const tree = brain.tree;
-    // Each brain comes every third round; its moves cycle over its own visits.
-    const pick = Math.floor(round / this.brains.length) % MOVES;
+    // Its moves cycle over the brain's own visits.
+    const pick = visit % MOVES;
     if (pick === 1) return [tree.growOrShrink()];
     if (pick === 3) return [tree.renames(20)];
     if (!tree.git) return [];
@@ -248,10 +243,12 @@ export class Workload {
     const rng = this.#rng;
     const sessions = await this.#openSessions(rng.int(1, 4));
     const brain = this.brains[round % this.brains.length]!;
-    const size = this.#burstSize(brain, Math.floor(round / this.brains.length));
+    // Each brain comes every third round: this is its `visit`-th.
+    const visit = Math.floor(round / this.brains.length);
+    const size = burstSizeOf(brain.tree.kind, visit, rng.next());
     let ops: string[] = [];
     try {
-      ops = this.#special(brain, round);
+      ops = this.#special(brain, round, visit);
     } catch (err) {
       this.#fail(`a git move failed on ${brain.tree.kind}: ${(err as Error).message.slice(0, 300)}`);
     }
