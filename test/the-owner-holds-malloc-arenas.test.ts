@@ -87,8 +87,8 @@ test('a real serve runs with two arenas, in the process that was started', { ski
 });
 
 /**
- * What a process under the given GLIBC_TUNABLES does with 32 blocks of 512 KiB after it freed
- * one large block: how much glibc's main arena ([heap]) grew, in KiB. glibc's mmap threshold
+ * What a process under the given GLIBC_TUNABLES does with `count` blocks of `blockKiB` (16 MB in
+ * all by default) after it freed one large block: how much glibc's main arena ([heap]) grew, in KiB. glibc's mmap threshold
  * otherwise slides up to the largest mmapped block freed (a structuredClone of 4 MB frees its
  * serialized copy at once), and blocks below it then come from an arena, which keeps them when
  * they are freed; an owner that lives for weeks frees such blocks all day.
@@ -98,7 +98,7 @@ test('a real serve runs with two arenas, in the process that was started', { ski
  * [heap] does not see it (measured: 1 of 400 probes grew 0 KiB, its [heap] ending where an
  * rwx mapping began). The probe says when its [heap] had no room, and is started again.
  */
-function mainArenaGrowthKiB(tunables: string): number {
+function mainArenaGrowthKiB(tunables: string, blockKiB = 512, count = 32): number {
   const probe = `
     import { readFileSync } from 'node:fs';
     const heap = () => {
@@ -114,7 +114,7 @@ function mainArenaGrowthKiB(tunables: string): number {
     structuredClone('x'.repeat(4 << 20));
     const before = heap();
     const kept = [];
-    for (let i = 0; i < 32; i++) kept.push(Buffer.allocUnsafeSlow(512 << 10).fill(1));
+    for (let i = 0; i < ${count}; i++) kept.push(Buffer.allocUnsafeSlow(${blockKiB} << 10).fill(1));
     const after = heap();
     process.stdout.write(JSON.stringify({ growth: after.kib - before.kib, blocked: after.blocked }));`;
   for (let start = 1; ; start++) {
@@ -131,4 +131,11 @@ const onGlibc = process.platform === 'linux' && !('bun' in process.versions) && 
 test("the owner's malloc gives blocks above 128 KiB back to the system, even after it freed a large one", { skip: onGlibc ? false : 'needs glibc (Linux) and Node' }, () => {
   assert.ok(mainArenaGrowthKiB('glibc.malloc.arena_max=2') >= 8 << 10, 'the probe sees the sliding threshold (16 MB into the arena) without a fixed one');
   assert.ok(mainArenaGrowthKiB(OWNER_GLIBC_TUNABLES) < 1 << 10, `under ${OWNER_GLIBC_TUNABLES} the blocks are mmapped, not kept in the arena`);
+});
+
+test("the owner's malloc gives blocks of 32 KiB and up back to the system: a pipe's 64 KiB reads leave no step in an arena", { skip: onGlibc ? false : 'needs glibc (Linux) and Node' }, () => {
+  // 256 blocks of 48 KiB, 12 MB: below glibc's starting threshold (128 KiB), so from an arena,
+  // where what is freed stays for the next block and a burst's peak stays in the RSS.
+  assert.ok(mainArenaGrowthKiB('glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072', 48, 256) >= 8 << 10, 'the probe sees 48 KiB blocks kept in the arena at a 128 KiB threshold');
+  assert.ok(mainArenaGrowthKiB(OWNER_GLIBC_TUNABLES, 48, 256) < 1 << 10, `under ${OWNER_GLIBC_TUNABLES} 48 KiB blocks are mmapped, not kept in the arena`);
 });

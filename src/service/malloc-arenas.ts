@@ -23,14 +23,22 @@ import type { Logger } from '../log.js';
 
 /**
  * What the owner's malloc is held to: two arenas for every thread of the process, and an mmap
- * threshold fixed at glibc's starting 128 KiB. Left to slide, glibc raises that threshold to the
- * largest mmapped block freed (up to 32 MiB): after the owner frees one large block (a message's
- * serialized copy, a big file's text), every block below it comes from an arena, and an arena
- * keeps what is freed in it. Measured in the soak (20 minutes, two owners side by side on Node
- * 20, docs/reliability.md): the second arena grew 48.5 -> 55.6 MB with the threshold sliding and
- * stayed at 49.2 MB fixed; RSS beyond the V8 heaps 7.28 against 1.46 MB per 10 minutes.
+ * threshold fixed at 32 KiB, a quarter of glibc's starting 128 KiB. Fixed: left to slide, glibc
+ * raises the threshold to the largest mmapped block freed (up to 32 MiB), and after the owner
+ * frees one large block (a message's serialized copy, a big file's text) every block below it
+ * comes from an arena, which keeps what is freed in it. Measured in the soak (20 minutes, two
+ * owners side by side on Node 20, docs/reliability.md): the second arena grew 48.5 -> 55.6 MB
+ * with the threshold sliding and stayed at 49.2 MB fixed; RSS beyond the V8 heaps 7.28 against
+ * 1.46 MB per 10 minutes.
+ *
+ * 32 KiB rather than 128: the blocks between them are transient and come in bursts (a pipe's
+ * 64 KiB reads of git's output, a batch's file texts), and from an arena a burst's peak stayed in
+ * the RSS wherever a block that lives on was placed above it. Measured in the soak (15 minutes,
+ * the same seed, two Node 20 owners side by side, docs/reliability.md): RSS less the heaps and
+ * the mapped files 66.9 MB at minute 2 and 67.5 at minute 14 against 74.4 and 78.8 at 128 KiB,
+ * RSS medians about 10 MB lower (200 against 210 MB), the owner's CPU 57 s against 55.
  */
-export const OWNER_GLIBC_TUNABLES = 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072';
+export const OWNER_GLIBC_TUNABLES = 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=32768';
 
 /** What the decision reads; the real process unless a test hands in its own. */
 export interface RestartHost {
