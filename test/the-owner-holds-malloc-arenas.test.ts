@@ -88,10 +88,11 @@ test('a real serve runs with two arenas, in the process that was started', { ski
 
 /**
  * What a process under the given GLIBC_TUNABLES does with `count` blocks of `blockKiB` (16 MB in
- * all by default) after it freed one large block: how much glibc's main arena ([heap]) grew, in KiB. glibc's mmap threshold
- * otherwise slides up to the largest mmapped block freed (a structuredClone of 4 MB frees its
- * serialized copy at once), and blocks below it then come from an arena, which keeps them when
- * they are freed; an owner that lives for weeks frees such blocks all day.
+ * all by default) after it freed one large block: how much glibc's main arena ([heap]) grew, in
+ * KiB. glibc's mmap threshold otherwise slides up to the largest mmapped block freed (a
+ * structuredClone of 4 MB frees its serialized copy at once), and blocks below it then come from
+ * an arena, which keeps them when they are freed; an owner that lives for weeks frees such blocks
+ * all day.
  *
  * About one start in 300, address randomisation puts a mapping (V8's code space) right where
  * [heap] ends; brk cannot grow it, and glibc moves the main arena into mmapped memory, where
