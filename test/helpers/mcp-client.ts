@@ -23,10 +23,11 @@ export interface GardenerClient {
   close(): Promise<void>;
 }
 
-export async function connectGardener(root: string, env: NodeJS.ProcessEnv): Promise<GardenerClient> {
+/** `cli`: the `gardener` entry to run (a copy of the package, in the install tests). */
+export async function connectGardener(root: string, env: NodeJS.ProcessEnv, cli = CLI): Promise<GardenerClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--root', root],
+    args: [cli, 'mcp', '--root', root],
     env: env as Record<string, string>,
     stderr: 'pipe',
   });

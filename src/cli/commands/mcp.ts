@@ -8,8 +8,9 @@
  * the owner goes away and it falls back). An owner that holds the home's lock but has not
  * answered within PROXY_DIAL_MS is alive, and is waited for (owner/dial-live-owner.ts); one
  * that never answers ends this process with GDN_OWNER_NOT_ANSWERING. Otherwise — no owner, no
- * verified owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process. Either way
- * it says which on stderr.
+ * verified owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process, and hands
+ * the session over to a version installed over it (transports/stdio/upgrade-handover.ts).
+ * Either way it says which on stderr.
  */
 import { checkFolder } from '../../brain/folders.js';
 import { resolveHome } from '../../brain/home.js';
@@ -24,6 +25,8 @@ import { VERSION } from '../../version.js';
 export const PROXY_DIAL_MS = 100;
 /** Sets the dial bound in ms (a heavily loaded machine, or tests that must know where a session lives). */
 export const PROXY_DIAL_ENV = 'GARDENER_PROXY_DIAL_MS';
+/** How often an in-process `gardener mcp` looks for an install over its code, in ms (the owner's variable, serve.ts). */
+const UPGRADE_CHECK_ENV = 'GARDENER_UPGRADE_CHECK_MS';
 
 const say = (line: string) => process.stderr.write(`gardener mcp: ${line}\n`);
 
@@ -65,9 +68,20 @@ export async function mcp(opts: { root?: string }): Promise<void> {
     }
   }
   say(`serving in-process (${why})`);
-  const { runStdioServer } = await import('../../transports/stdio/stdio-server.js');
-  const server = await runStdioServer({ folder });
-  await server.closed;
+  const [{ runStdioServer }, { serveUntilUpgraded }, { watchForUpgrade, UPGRADE_CHECK_MS }, { spawn }] = await Promise.all([
+    import('../../transports/stdio/stdio-server.js'),
+    import('../../transports/stdio/upgrade-handover.js'),
+    import('../../owner/upgrade-watch.js'),
+    import('node:child_process'),
+  ]);
+  const everyMs = msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, say);
+  const code = await serveUntilUpgraded({
+    serveInProcess: (stdin, stdout) => runStdioServer({ folder, stdin, stdout }),
+    // The same command line, from the files now on disk; its log goes where this one's goes.
+    startNew: () => spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: ['pipe', 'pipe', 'inherit'] }),
+    watchUpgrade: (onUpgrade) => watchForUpgrade({ running: VERSION, everyMs, onUpgrade }),
+    log: say,
+  });
   // Everything is joined by now; exit rather than linger on an unref'd handle.
-  process.exit(0);
+  process.exit(code);
 }

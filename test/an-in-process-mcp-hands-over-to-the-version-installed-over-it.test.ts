@@ -1,0 +1,302 @@
+/**
+ * `gardener mcp` served in-process lives as long as its host's window, and an install of another
+ * Gardener replaces the files it started from: every thread it starts afterwards would load the
+ * new code beside its old main thread. Once another version has settled on disk it hands the
+ * session over to that version, started on the same command line: the host keeps one session
+ * that goes on answering, the calls the old server took are answered there, and the old server
+ * then closes. A new process that cannot take the session leaves the old one serving.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
+import { ManualClock } from './helpers/manual-clock.js';
+import { connectGardener } from './helpers/mcp-client.js';
+import { HANDOVER_ID_PREFIX, serveUntilUpgraded, type HandoverChild } from '../src/transports/stdio/upgrade-handover.js';
+
+/** Lines written to a stream, parsed, with a wait for the next one that matches. */
+class Lines {
+  readonly all: Record<string, any>[] = [];
+  #events = new EventEmitter();
+  #buffer = '';
+  constructor(stream: Readable) {
+    stream.on('data', (chunk: Buffer) => {
+      this.#buffer += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = this.#buffer.indexOf('\n')) >= 0) {
+        const text = this.#buffer.slice(0, nl);
+        this.#buffer = this.#buffer.slice(nl + 1);
+        this.all.push(JSON.parse(text));
+        this.#events.emit('line');
+      }
+    });
+  }
+  /** Resolves with the first line (seen or to come) that `pred` accepts. */
+  until(pred: (m: Record<string, any>) => boolean): Promise<Record<string, any>> {
+    const found = this.all.find(pred);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const look = () => {
+        const hit = this.all.find(pred);
+        if (!hit) return;
+        this.#events.off('line', look);
+        resolve(hit);
+      };
+      this.#events.on('line', look);
+    });
+  }
+  has(pred: (m: Record<string, any>) => boolean): boolean {
+    return this.all.some(pred);
+  }
+}
+
+const send = (stream: PassThrough | Writable, message: Record<string, unknown>) => stream.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+
+/** A server in place of the in-process one: what it was sent, and answers the test writes. */
+function fakeServer() {
+  let input!: Readable;
+  let output!: Writable;
+  let closed!: () => void;
+  let received!: Lines;
+  const server = {
+    closed: new Promise<void>((r) => (closed = r)),
+    ended: false,
+    serve: async (stdin: Readable, stdout: Writable) => {
+      input = stdin;
+      output = stdout;
+      received = new Lines(stdin);
+      input.on('end', () => {
+        server.ended = true;
+        closed();
+      });
+      return { closed: server.closed, close: async () => closed() };
+    },
+    get received() {
+      return received;
+    },
+    answer: (message: Record<string, unknown>) => send(output, message),
+  };
+  return server;
+}
+
+/** A process in place of the new version's: its stdin read as lines, its stdout written by the test. */
+function fakeChild(): HandoverChild & { received: Lines; out: PassThrough; killed: string[]; exit(code: number): void; stdinEnded: Promise<void> } {
+  const stdin = new PassThrough();
+  const out = new PassThrough();
+  const events = new EventEmitter();
+  const killed: string[] = [];
+  const received = new Lines(stdin);
+  const stdinEnded = new Promise<void>((r) => stdin.on('end', r));
+  return {
+    pid: 4242,
+    stdin,
+    stdout: out,
+    out,
+    received,
+    killed,
+    stdinEnded,
+    kill(signal = 'SIGTERM') {
+      killed.push(signal);
+      return true;
+    },
+    once(event: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void) {
+      events.once(event, fn);
+      return this;
+    },
+    exit(code: number) {
+      events.emit('exit', code, null);
+    },
+  };
+}
+
+function harness(options: { answerMs?: number; timers?: ManualClock } = {}) {
+  const host = { in: new PassThrough(), out: new PassThrough() };
+  const heard = new Lines(host.out);
+  const local = fakeServer();
+  const children: ReturnType<typeof fakeChild>[] = [];
+  let upgrade!: (version: string) => void;
+  let watching = true;
+  const log: string[] = [];
+  const served = serveUntilUpgraded({
+    stdin: host.in,
+    stdout: host.out,
+    serveInProcess: local.serve,
+    startNew: () => {
+      const c = fakeChild();
+      children.push(c);
+      return c;
+    },
+    watchUpgrade: (onUpgrade) => {
+      upgrade = onUpgrade;
+      return () => (watching = false);
+    },
+    log: (l) => log.push(l),
+    processHooks: false,
+    answerMs: options.answerMs,
+    timers: options.timers,
+  });
+  return { host, heard, local, children, upgrade: (v: string) => upgrade(v), watching: () => watching, log, served };
+}
+
+const INITIALIZE = { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } } };
+
+/** The host opens its session on the old server: initialize, initialized, a logging level. */
+async function openSession(h: ReturnType<typeof harness>) {
+  send(h.host.in, INITIALIZE);
+  await h.local.received.until((m) => m.method === 'initialize');
+  h.local.answer({ id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'gardener', version: '1.0.0' } } });
+  await h.heard.until((m) => m.id === 1);
+  send(h.host.in, { method: 'notifications/initialized' });
+  send(h.host.in, { id: 2, method: 'logging/setLevel', params: { level: 'debug' } });
+  await h.local.received.until((m) => m.id === 2);
+  h.local.answer({ id: 2, result: {} });
+  await h.heard.until((m) => m.id === 2);
+}
+
+test('the session moves to the new version: the host never sees its replay, old calls end where they began, the old server then closes', async () => {
+  const h = harness();
+  await openSession(h);
+  send(h.host.in, { id: 3, method: 'tools/call', params: { name: 'seek', arguments: { query: 'slow' } } });
+  await h.local.received.until((m) => m.id === 3);
+
+  h.upgrade('2.0.0');
+  const child = h.children[0]!;
+  const init = await child.received.until((m) => m.method === 'initialize');
+  assert.equal(init.id, `${HANDOVER_ID_PREFIX}initialize`, 'the replay has an id of its own');
+  assert.deepEqual(init.params, INITIALIZE.params, "the host's own initialize, as it sent it");
+  // While the new process starts, the host's next call waits for it.
+  send(h.host.in, { id: 4, method: 'tools/call', params: { name: 'seek', arguments: { query: 'after' } } });
+  send(child.out, { id: init.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, logging: {} }, serverInfo: { name: 'gardener', version: '2.0.0' } } });
+  await child.received.until((m) => m.id === 4);
+  const order = child.received.all.map((m) => m.method ?? m.id);
+  assert.deepEqual(order, ['initialize', 'notifications/initialized', 'logging/setLevel', 'tools/call'], 'initialized and the level are replayed before the calls that waited');
+  assert.equal(child.received.all[2]!.id, `${HANDOVER_ID_PREFIX}set-level`);
+  send(child.out, { id: `${HANDOVER_ID_PREFIX}set-level`, result: {} });
+  await h.heard.until((m) => m.method === 'notifications/prompts/list_changed');
+  assert.ok(h.heard.has((m) => m.method === 'notifications/tools/list_changed'), 'the host is told to read its tools again');
+  assert.ok(!h.local.received.has((m) => m.id === 4), 'the old server took no call after the handover');
+
+  // A cancel for the call the old server took goes there; its answer reaches the host; then it closes.
+  send(h.host.in, { method: 'notifications/cancelled', params: { requestId: 3 } });
+  await h.local.received.until((m) => m.method === 'notifications/cancelled');
+  assert.ok(!child.received.has((m) => m.method === 'notifications/cancelled'));
+  assert.equal(h.local.ended, false, 'the old server stays while a call of its own is open');
+  h.local.answer({ id: 3, result: { content: [{ type: 'text', text: '{"old":true}' }] } });
+  await h.heard.until((m) => m.id === 3);
+  await h.local.closed;
+
+  send(child.out, { id: 4, result: { content: [{ type: 'text', text: '{"new":true}' }] } });
+  const four = await h.heard.until((m) => m.id === 4);
+  assert.equal(four.result.content[0].text, '{"new":true}');
+  assert.ok(!h.heard.has((m) => typeof m.id === 'string' && m.id.startsWith(HANDOVER_ID_PREFIX)), 'no answer to a replay reaches the host');
+  assert.equal(h.heard.all.filter((m) => m.result?.serverInfo).length, 1, 'one initialize answer, the first');
+
+  // The host leaves: the new process's input ends, and once it exits the session is over.
+  h.host.in.end();
+  await child.stdinEnded;
+  child.exit(0);
+  assert.equal(await h.served, 0);
+  assert.equal(h.watching(), false, 'the look for installs stopped');
+});
+
+test('a new version that exits before it answers, or refuses the session, leaves the old server serving what the host sent meanwhile', async () => {
+  for (const failure of ['exit', 'refuse'] as const) {
+    const h = harness();
+    await openSession(h);
+    h.upgrade('2.0.0');
+    const child = h.children[0]!;
+    const init = await child.received.until((m) => m.method === 'initialize');
+    send(h.host.in, { id: 5, method: 'tools/list' });
+    if (failure === 'exit') child.exit(1);
+    else send(child.out, { id: init.id, error: { code: -32602, message: 'unsupported' } });
+    await h.local.received.until((m) => m.id === 5);
+    h.local.answer({ id: 5, result: { tools: [] } });
+    await h.heard.until((m) => m.id === 5);
+    assert.ok(h.log.some((l) => l.includes('the handover failed')), h.log.join('\n'));
+    if (failure === 'refuse') assert.deepEqual(child.killed, ['SIGTERM'], 'a process that refused is stopped');
+    assert.ok(!h.heard.has((m) => m.id === init.id), 'the refusal is not the host\'s');
+    h.host.in.end();
+    assert.equal(await h.served, 0);
+    assert.equal(h.local.ended, true);
+  }
+});
+
+test('a new version that does not answer within its bound is stopped and the old server serves on', async () => {
+  const clock = new ManualClock();
+  const h = harness({ answerMs: 30_000, timers: clock });
+  await openSession(h);
+  h.upgrade('2.0.0');
+  const child = h.children[0]!;
+  await child.received.until((m) => m.method === 'initialize');
+  send(h.host.in, { id: 6, method: 'ping' });
+  clock.advance(29_999);
+  assert.deepEqual(child.killed, [], 'not before its bound');
+  clock.advance(1);
+  await h.local.received.until((m) => m.id === 6);
+  assert.deepEqual(child.killed, ['SIGTERM']);
+  assert.ok(h.log.some((l) => l.includes('did not answer') && l.includes('30000 ms')), h.log.join('\n'));
+  h.host.in.end();
+  assert.equal(await h.served, 0);
+});
+
+test('a new version that exits under a live host ends the session with code 1, not a hang', async () => {
+  const h = harness();
+  await openSession(h);
+  h.upgrade('2.0.0');
+  const child = h.children[0]!;
+  const init = await child.received.until((m) => m.method === 'initialize');
+  send(child.out, { id: init.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'gardener', version: '2.0.0' } } });
+  await child.received.until((m) => m.method === 'logging/setLevel');
+  child.exit(137);
+  assert.equal(await h.served, 1);
+  assert.equal(h.local.ended, true, 'the old server closed too');
+});
+
+test('a real in-process `gardener mcp` whose package is installed over goes on answering from the new version', { timeout: 90_000 }, async () => {
+  // A copy of the built package, as an install lays it out: the server runs from it.
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const pkg = await makeTempDir('gardener-pkg-');
+  const home = await makeTempDir('gardener-home-');
+  const repo = await makeGitRepo({ 'src/a.ts': 'export function alpha() { return 1; }\n' });
+  for (const dir of ['dist/src', 'dist/workers']) cpSync(join(root, dir), join(pkg.dir, dir), { recursive: true });
+  cpSync(join(root, 'package.json'), join(pkg.dir, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(pkg.dir, 'node_modules'));
+  mkdirSync(home.dir, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const env = { ...process.env, GARDENER_HOME: home.dir, GARDENER_NO_OWNER: '1', GARDENER_UPGRADE_CHECK_MS: '100', GARDENER_LOG: 'warn' };
+  const c = await connectGardener(repo.dir, env, join(pkg.dir, 'dist/src/cli/main.js'));
+  try {
+    assert.equal(c.client.getServerVersion()?.version, manifest.version);
+    const before = await c.call('session_handshake');
+    assert.equal(before.isError, false, JSON.stringify(before.value));
+    const served = new Promise<void>((resolve) => {
+      const look = () => {
+        if (!/from here/.test(c.stderr())) return;
+        c.transport.stderr!.off('data', look);
+        resolve();
+      };
+      c.transport.stderr!.on('data', look);
+    });
+    const changedBefore = c.listChanged();
+    writeFileSync(join(pkg.dir, 'package.json'), JSON.stringify({ ...manifest, version: `${String(manifest.version)}-next` }));
+    await served;
+    assert.match(c.stderr(), new RegExp(`Gardener ${String(manifest.version).replace(/\./g, '\\.')}-next was installed over this one: handing the session over to it`));
+    assert.match(c.stderr(), /the session is served by Gardener [^ ]+-next \(pid \d+\) from here/);
+    const after = await c.call('session_handshake');
+    if (c.listChanged() === changedBefore) await c.nextListChanged(); // the host is told to read its tools again
+    assert.equal(after.isError, false, JSON.stringify(after.value));
+    assert.equal(after.value.server_version, `${String(manifest.version)}-next`, 'the new code answers');
+    const pid = Number(/\(pid (\d+)\) from here/.exec(c.stderr())![1]);
+    assert.notEqual(pid, c.pid, 'another process answers');
+    process.kill(pid, 0); // it runs
+  } finally {
+    await c.close();
+    await pkg.cleanup();
+    await home.cleanup();
+    await repo.cleanup();
+  }
+});
