@@ -8,15 +8,17 @@
  * the owner goes away and it falls back). An owner that holds the home's lock but has not
  * answered within PROXY_DIAL_MS is alive, and is waited for (owner/dial-live-owner.ts); one
  * that never answers ends this process with GDN_OWNER_NOT_ANSWERING. Otherwise — no owner, no
- * verified owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process, and hands
- * the session over to a version installed over it (transports/stdio/upgrade-handover.ts).
- * Either way it says which on stderr.
+ * verified owner, another version, or GARDENER_NO_OWNER=1 — it serves in-process; that session
+ * (and the proxy's fallback) moves to an owner of this home that answers later, and to a version
+ * installed over this one (transports/stdio/handover.ts). Either way it says which on stderr.
  */
 import { checkFolder } from '../../brain/folders.js';
 import { resolveHome } from '../../brain/home.js';
 import { dialLiveOwner, PROXY_OWNER_WAIT_ENV, PROXY_OWNER_WAIT_MS } from '../../owner/dial-live-owner.js';
 import { msFromEnv } from '../../timers.js';
 import { VERSION } from '../../version.js';
+import type { Readable, Writable } from 'node:stream';
+import type { ClientHello } from '../../transports/socket/hello.js';
 
 /**
  * Bound on the first dial, in ms: a live owner answers in a few; no owner costs this once. A
@@ -32,10 +34,11 @@ const say = (line: string) => process.stderr.write(`gardener mcp: ${line}\n`);
 
 export async function mcp(opts: { root?: string }): Promise<void> {
   const folder = checkFolder(opts.root ?? process.cwd());
+  const home = resolveHome();
+  const hello = { gardener: VERSION, op: 'mcp' as const, folder, pid: process.pid, host_pid: process.ppid };
+  const noOwner = process.env.GARDENER_NO_OWNER === '1';
   let why = 'GARDENER_NO_OWNER=1';
-  if (process.env.GARDENER_NO_OWNER !== '1') {
-    const hello = { gardener: VERSION, op: 'mcp' as const, folder, pid: process.pid, host_pid: process.ppid };
-    const home = resolveHome();
+  if (!noOwner) {
     const dialed = await dialLiveOwner(home, hello, {
       dialMs: msFromEnv(PROXY_DIAL_ENV, PROXY_DIAL_MS, 1, say),
       waitMs: msFromEnv(PROXY_OWNER_WAIT_ENV, PROXY_OWNER_WAIT_MS, 1, say),
@@ -53,9 +56,10 @@ export async function mcp(opts: { root?: string }): Promise<void> {
         rest: dialed.rest,
         folder,
         log: say,
+        // The proxy's fallback: in-process, moving back to an owner when one answers again.
         serveInProcess: async (stdin, stdout) => {
-          const { runStdioServer } = await import('../../transports/stdio/stdio-server.js');
-          return runStdioServer({ folder, stdin, stdout, processHooks: false });
+          const session = await serveMovable({ folder, home, hello, findOwners: true, stdin, stdout, processHooks: false });
+          return { close: () => session.close(), closed: session.closed.then(() => {}) };
         },
       });
       process.exit(0);
@@ -68,20 +72,43 @@ export async function mcp(opts: { root?: string }): Promise<void> {
     }
   }
   say(`serving in-process (${why})`);
-  const [{ runStdioServer }, { serveUntilUpgraded }, { watchForUpgrade, UPGRADE_CHECK_MS }, { spawn }] = await Promise.all([
+  const session = await serveMovable({ folder, home, hello, findOwners: !noOwner });
+  // Everything is joined by now; exit rather than linger on an unref'd handle.
+  process.exit(await session.closed);
+}
+
+/**
+ * The session served in-process (transports/stdio/handover.ts): it moves to an owner of this home
+ * that answers (unless GARDENER_NO_OWNER=1), and to a version installed over this one.
+ */
+async function serveMovable(o: { folder: string; home: string; hello: ClientHello; findOwners: boolean; stdin?: Readable; stdout?: Writable; processHooks?: boolean }) {
+  const [{ runStdioServer }, handover, { watchForUpgrade, UPGRADE_CHECK_MS }, { spawn }, { dialOwnerOf }] = await Promise.all([
     import('../../transports/stdio/stdio-server.js'),
-    import('../../transports/stdio/upgrade-handover.js'),
+    import('../../transports/stdio/handover.js'),
     import('../../owner/upgrade-watch.js'),
     import('node:child_process'),
+    import('../../owner/dial-home.js'),
   ]);
   const everyMs = msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, say);
-  const code = await serveUntilUpgraded({
-    serveInProcess: (stdin, stdout) => runStdioServer({ folder, stdin, stdout }),
-    // The same command line, from the files now on disk; its log goes where this one's goes.
-    startNew: () => spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: ['pipe', 'pipe', 'inherit'] }),
+  const dialMs = msFromEnv(PROXY_DIAL_ENV, PROXY_DIAL_MS, 1, say);
+  return handover.startMovableSession({
+    stdin: o.stdin,
+    stdout: o.stdout,
+    processHooks: o.processHooks,
+    serveInProcess: (stdin, stdout) => runStdioServer({ folder: o.folder, stdin, stdout, processHooks: o.processHooks }),
     watchUpgrade: (onUpgrade) => watchForUpgrade({ running: VERSION, everyMs, onUpgrade }),
+    // The same command line, from the files now on disk; its log goes where this one's goes.
+    startNewVersion: (version) =>
+      handover.childServer(spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: ['pipe', 'pipe', 'inherit'] }), version),
+    findOwner: o.findOwners
+      ? async () => {
+          const dialed = await dialOwnerOf(o.home, o.hello, dialMs);
+          if (!dialed.socket) return null;
+          if (dialed.reply.ok && dialed.reply.gardener === VERSION) return handover.ownerSocketServer(dialed.socket, dialed.rest, dialed.reply.pid);
+          dialed.socket.destroy();
+          return null;
+        }
+      : undefined,
     log: say,
   });
-  // Everything is joined by now; exit rather than linger on an unref'd handle.
-  process.exit(code);
 }

@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { makeGitRepo, makeTempDir } from './helpers/git-repo.js';
 import { ManualClock } from './helpers/manual-clock.js';
 import { connectGardener } from './helpers/mcp-client.js';
-import { HANDOVER_ID_PREFIX, serveUntilUpgraded, type HandoverChild } from '../src/transports/stdio/upgrade-handover.js';
+import { ownerEnv, runCli, startServe } from './helpers/owner.js';
+import { HANDOVER_ID_PREFIX, startMovableSession, type OtherServer } from '../src/transports/stdio/handover.js';
 
 /** Lines written to a stream, parsed, with a wait for the next one that matches. */
 class Lines {
@@ -83,50 +84,47 @@ function fakeServer() {
   return server;
 }
 
-/** A process in place of the new version's: its stdin read as lines, its stdout written by the test. */
-function fakeChild(): HandoverChild & { received: Lines; out: PassThrough; killed: string[]; exit(code: number): void; stdinEnded: Promise<void> } {
+/** A server in place of the new version's process (or an owner): what it was sent, and lines the test writes. */
+export function fakeOther(kind: OtherServer['kind'] = 'new-version'): OtherServer & { received: Lines; out: PassThrough; dropped: number; exit(): void; ended: Promise<void> } {
   const stdin = new PassThrough();
   const out = new PassThrough();
-  const events = new EventEmitter();
-  const killed: string[] = [];
+  let gone!: () => void;
   const received = new Lines(stdin);
-  const stdinEnded = new Promise<void>((r) => stdin.on('end', r));
-  return {
-    pid: 4242,
-    stdin,
-    stdout: out,
-    out,
+  const ended = new Promise<void>((r) => stdin.on('end', r));
+  const other = {
+    kind,
+    name: kind === 'owner' ? 'the owner (pid 4242)' : 'Gardener 2.0.0 (pid 4242)',
     received,
-    killed,
-    stdinEnded,
-    kill(signal = 'SIGTERM') {
-      killed.push(signal);
-      return true;
+    out,
+    dropped: 0,
+    ended,
+    gone: new Promise<void>((r) => (gone = r)),
+    write: (bytes: Buffer) => void stdin.write(bytes),
+    onData: (fn: (chunk: Buffer) => void) => void out.on('data', fn),
+    end: () => void stdin.end(),
+    drop: () => {
+      other.dropped++;
+      gone();
     },
-    once(event: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void) {
-      events.once(event, fn);
-      return this;
-    },
-    exit(code: number) {
-      events.emit('exit', code, null);
-    },
+    exit: () => gone(),
   };
+  return other;
 }
 
 function harness(options: { answerMs?: number; timers?: ManualClock } = {}) {
   const host = { in: new PassThrough(), out: new PassThrough() };
   const heard = new Lines(host.out);
   const local = fakeServer();
-  const children: ReturnType<typeof fakeChild>[] = [];
+  const children: ReturnType<typeof fakeOther>[] = [];
   let upgrade!: (version: string) => void;
   let watching = true;
   const log: string[] = [];
-  const served = serveUntilUpgraded({
+  const session = startMovableSession({
     stdin: host.in,
     stdout: host.out,
     serveInProcess: local.serve,
-    startNew: () => {
-      const c = fakeChild();
+    startNewVersion: () => {
+      const c = fakeOther();
       children.push(c);
       return c;
     },
@@ -139,7 +137,7 @@ function harness(options: { answerMs?: number; timers?: ManualClock } = {}) {
     answerMs: options.answerMs,
     timers: options.timers,
   });
-  return { host, heard, local, children, upgrade: (v: string) => upgrade(v), watching: () => watching, log, served };
+  return { host, heard, local, children, upgrade: (v: string) => upgrade(v), watching: () => watching, log, served: session.then((s) => s.closed) };
 }
 
 const INITIALIZE = { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } } };
@@ -197,8 +195,8 @@ test('the session moves to the new version: the host never sees its replay, old 
 
   // The host leaves: the new process's input ends, and once it exits the session is over.
   h.host.in.end();
-  await child.stdinEnded;
-  child.exit(0);
+  await child.ended;
+  child.exit();
   assert.equal(await h.served, 0);
   assert.equal(h.watching(), false, 'the look for installs stopped');
 });
@@ -211,13 +209,13 @@ test('a new version that exits before it answers, or refuses the session, leaves
     const child = h.children[0]!;
     const init = await child.received.until((m) => m.method === 'initialize');
     send(h.host.in, { id: 5, method: 'tools/list' });
-    if (failure === 'exit') child.exit(1);
+    if (failure === 'exit') child.exit();
     else send(child.out, { id: init.id, error: { code: -32602, message: 'unsupported' } });
     await h.local.received.until((m) => m.id === 5);
     h.local.answer({ id: 5, result: { tools: [] } });
     await h.heard.until((m) => m.id === 5);
-    assert.ok(h.log.some((l) => l.includes('the handover failed')), h.log.join('\n'));
-    if (failure === 'refuse') assert.deepEqual(child.killed, ['SIGTERM'], 'a process that refused is stopped');
+    assert.ok(h.log.some((l) => l.includes('in-process serves on')), h.log.join('\n'));
+    if (failure === 'refuse') assert.equal(child.dropped, 1, 'a process that refused is stopped');
     assert.ok(!h.heard.has((m) => m.id === init.id), 'the refusal is not the host\'s');
     h.host.in.end();
     assert.equal(await h.served, 0);
@@ -234,10 +232,10 @@ test('a new version that does not answer within its bound is stopped and the old
   await child.received.until((m) => m.method === 'initialize');
   send(h.host.in, { id: 6, method: 'ping' });
   clock.advance(29_999);
-  assert.deepEqual(child.killed, [], 'not before its bound');
+  assert.equal(child.dropped, 0, 'not before its bound');
   clock.advance(1);
   await h.local.received.until((m) => m.id === 6);
-  assert.deepEqual(child.killed, ['SIGTERM']);
+  assert.equal(child.dropped, 1);
   assert.ok(h.log.some((l) => l.includes('did not answer') && l.includes('30000 ms')), h.log.join('\n'));
   h.host.in.end();
   assert.equal(await h.served, 0);
@@ -251,7 +249,7 @@ test('a new version that exits under a live host ends the session with code 1, n
   const init = await child.received.until((m) => m.method === 'initialize');
   send(child.out, { id: init.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'gardener', version: '2.0.0' } } });
   await child.received.until((m) => m.method === 'logging/setLevel');
-  child.exit(137);
+  child.exit();
   assert.equal(await h.served, 1);
   assert.equal(h.local.ended, true, 'the old server closed too');
 });
@@ -284,7 +282,7 @@ test('a real in-process `gardener mcp` whose package is installed over goes on a
     const changedBefore = c.listChanged();
     writeFileSync(join(pkg.dir, 'package.json'), JSON.stringify({ ...manifest, version: `${String(manifest.version)}-next` }));
     await served;
-    assert.match(c.stderr(), new RegExp(`Gardener ${String(manifest.version).replace(/\./g, '\\.')}-next was installed over this one: handing the session over to it`));
+    assert.match(c.stderr(), new RegExp(`Gardener ${String(manifest.version).replace(/\./g, '\\.')}-next was installed over this one: handing the session to Gardener`));
     assert.match(c.stderr(), /the session is served by Gardener [^ ]+-next \(pid \d+\) from here/);
     const after = await c.call('session_handshake');
     if (c.listChanged() === changedBefore) await c.nextListChanged(); // the host is told to read its tools again
@@ -298,5 +296,115 @@ test('a real in-process `gardener mcp` whose package is installed over goes on a
     await pkg.cleanup();
     await home.cleanup();
     await repo.cleanup();
+  }
+});
+
+/**
+ * The same move, to an owner: a session served in-process (its proxy fell back when the owner
+ * stopped, or no owner ran when it began) goes to an owner of its home that answers later, so
+ * one process serves the brain; if that owner goes away too, in-process serves again.
+ */
+test('an owner that answers later takes the session; when it goes, a new in-process server is told the session and the calls it left', async () => {
+  const clock = new ManualClock();
+  const host = { in: new PassThrough(), out: new PassThrough() };
+  const heard = new Lines(host.out);
+  const locals: ReturnType<typeof fakeServer>[] = [];
+  let owner: ReturnType<typeof fakeOther> | null = null;
+  let looks = 0;
+  const log: string[] = [];
+  const session = await startMovableSession({
+    stdin: host.in,
+    stdout: host.out,
+    serveInProcess: (stdin, stdout) => {
+      const s = fakeServer();
+      locals.push(s);
+      return s.serve(stdin, stdout);
+    },
+    findOwner: async () => {
+      looks++;
+      return owner;
+    },
+    log: (l) => log.push(l),
+    processHooks: false,
+    ownerLookMs: 5_000,
+    timers: clock,
+  });
+  const h = { host, heard, local: locals[0]! } as unknown as ReturnType<typeof harness>;
+  await openSession(h);
+  clock.advance(5_000);
+  await Promise.resolve();
+  assert.equal(looks, 1, 'looked once, nobody there');
+  send(host.in, { id: 3, method: 'tools/call', params: { name: 'seek', arguments: { query: 'slow' } } });
+  await locals[0]!.received.until((m) => m.id === 3);
+
+  owner = fakeOther('owner');
+  const o = owner;
+  clock.advance(5_000);
+  const init = await o.received.until((m) => m.method === 'initialize');
+  send(o.out, { id: init.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'gardener', version: '1.0.0' } } });
+  await heard.until((m) => m.method === 'notifications/tools/list_changed');
+  send(host.in, { id: 4, method: 'tools/call', params: { name: 'seek', arguments: { query: 'on the owner' } } });
+  await o.received.until((m) => m.id === 4);
+  assert.ok(log.some((l) => l.includes('an owner of this home answers: handing the session to the owner (pid 4242)')), log.join('\n'));
+  locals[0]!.answer({ id: 3, result: { content: [] } });
+  await heard.until((m) => m.id === 3);
+  await locals[0]!.closed;
+
+  // The owner goes with call 4 unanswered: a new in-process server gets the session, then call 4.
+  o.exit();
+  await new Promise<void>((r) => {
+    const look = () => (locals[1] ? r() : setImmediate(look));
+    look();
+  });
+  const replayed = await locals[1]!.received.until((m) => m.id === 4);
+  const order = locals[1]!.received.all.map((m) => m.method);
+  assert.deepEqual(order, ['initialize', 'notifications/initialized', 'logging/setLevel', 'tools/call']);
+  assert.equal(locals[1]!.received.all[0]!.id, `${HANDOVER_ID_PREFIX}initialize`);
+  assert.deepEqual(replayed.params, { name: 'seek', arguments: { query: 'on the owner' } });
+  locals[1]!.answer({ id: `${HANDOVER_ID_PREFIX}initialize`, result: { capabilities: {} } });
+  locals[1]!.answer({ id: 4, result: { content: [{ type: 'text', text: '{}' }] } });
+  await heard.until((m) => m.id === 4);
+  assert.ok(!heard.has((m) => typeof m.id === 'string' && m.id.startsWith(HANDOVER_ID_PREFIX)), 'no replay answer reaches the host');
+  const looked = looks;
+  owner = null;
+  clock.advance(5_000);
+  await Promise.resolve();
+  assert.equal(looks, looked + 1, 'in-process again, it looks for an owner again');
+  host.in.end();
+  assert.equal(await session.closed, 0);
+});
+
+test('a proxy whose owner stopped serves in-process, then moves to the owner started again: one process serves the brain', { timeout: 120_000 }, async () => {
+  const repo = await makeGitRepo({ 'src/a.ts': 'export function alpha() { return 1; }\n' });
+  const home = await makeTempDir('gardener-home-');
+  let owner = await startServe(home.dir);
+  const c = await connectGardener(repo.dir, ownerEnv(home.dir));
+  try {
+    assert.match(c.stderr(), /proxying to the owner/);
+    assert.equal((await owner.stop()).code, 0);
+    const local = await c.call('session_handshake');
+    assert.equal(local.isError, false, JSON.stringify(local.value));
+    assert.match(c.stderr(), /serving in-process from here/);
+    const moved = new Promise<void>((resolve) => {
+      const look = () => {
+        if (!/the in-process server has answered its calls: it closes/.test(c.stderr())) return;
+        c.transport.stderr!.off('data', look);
+        resolve();
+      };
+      c.transport.stderr!.on('data', look);
+      look();
+    });
+    owner = await startServe(home.dir);
+    await moved;
+    assert.match(c.stderr(), new RegExp(`an owner of this home answers: handing the session to the owner \\(pid ${owner.pid}\\)`));
+    const after = await c.call('session_handshake');
+    assert.equal(after.isError, false, JSON.stringify(after.value));
+    const status = await runCli(['serve', '--status', '--json'], ownerEnv(home.dir));
+    assert.equal(JSON.parse(status.stdout).sessions.socket, 1, 'the session lives in the owner again');
+  } finally {
+    await c.close();
+    await owner.stop();
+    await repo.cleanup();
+    await home.cleanup();
   }
 });

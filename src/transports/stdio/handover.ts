@@ -1,0 +1,429 @@
+/**
+ * A session `gardener mcp` serves in-process, handed to another server when a better one is
+ * there. Two reasons, each a thing the host must never notice:
+ *
+ *   - **An owner of this home answers** (its service manager restarted it after the proxy fell
+ *     back, or someone started one): two processes would serve one brain, each with its
+ *     watchers, ticks and writers, and this one's memory would stay for the window's life. The
+ *     session moves to the owner; if that owner goes away in turn, it comes back in-process, as
+ *     the proxy's fallback does (mcp-proxy.ts), and looks for an owner again.
+ *   - **Another version is installed over this one**: every thread it starts afterwards (a pool
+ *     thread, a store writer woken from its idle end) and every module it loads lazily would come
+ *     from the new files beside its old main thread. The session moves to the same command line
+ *     started again from the new files; this process is a pipe from then on.
+ *
+ * A move: the session is told to the other server as the host opened it (the host's `initialize`
+ * and `initialized`, its logging level, its resource subscriptions), each request under an id of
+ * its own whose answer the host never sees; from its `initialize` answer on, the host's lines go
+ * there and its lines to the host, and the host is told its tools (prompts, resources) may have
+ * changed. Calls the in-process server took are answered there (a cancel for one goes there),
+ * then its input ends and it joins its threads. A server that does not answer within
+ * HANDOVER_ANSWER_MS, refuses or goes away first is let go, and in-process serves on with what
+ * the host sent meanwhile. An owner that goes away after the move: a new in-process server is
+ * told the session again, with the calls the owner left unanswered.
+ *
+ * Lines are cut by the one framer (src/wire/line-framer.ts), both ways.
+ */
+import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { PassThrough, Writable, type Readable } from 'node:stream';
+import { LineFramer, refusalOf, type Frame, type RequestId } from '../../wire/index.js';
+import { PARENT_CHECK_INTERVAL_MS, type RunningStdioServer } from './stdio-server.js';
+import { realTimers, type Timers } from '../../timers.js';
+
+/** How long the other server has to answer the session's `initialize`, in ms (a new process loads its SDK first). */
+export const HANDOVER_ANSWER_MS = 30_000;
+/** How often an in-process session looks for an owner of its home, in ms. */
+export const OWNER_LOOK_MS = 5_000;
+/** The ids of the lines replayed to another server start so; their answers are never the host's. */
+export const HANDOVER_ID_PREFIX = 'gardener-handover-';
+
+/** JSON-RPC's Internal error: an answer that could not be passed on. */
+const JSONRPC_INTERNAL_ERROR = -32603;
+
+/** Another server, as the move uses it: lines out, bytes in, and its end. */
+export interface OtherServer {
+  /** 'owner': the session comes back in-process if it goes; 'new-version': the session ends with it. */
+  readonly kind: 'owner' | 'new-version';
+  /** Said in the log: `the owner (pid 12)`, `Gardener 2.0.0 (pid 34)`. */
+  readonly name: string;
+  write(bytes: Buffer): void;
+  onData(fn: (chunk: Buffer) => void): void;
+  /** Resolves once it has gone (its process exited, its socket closed). */
+  readonly gone: Promise<void>;
+  /** No more lines from us: it ends its session. */
+  end(): void;
+  /** Let go at once (a refused or silent move). */
+  drop(): void;
+}
+
+export interface HandoverOptions {
+  stdin?: Readable;
+  stdout?: NodeJS.WritableStream;
+  /** Starts an in-process server on these streams. */
+  serveInProcess(stdin: Readable, stdout: Writable): Promise<RunningStdioServer>;
+  /** Calls `onUpgrade` once another version has settled on disk; returns what stops looking. */
+  watchUpgrade?(onUpgrade: (version: string) => void): () => void;
+  /** Starts the same command line from the files now on disk (after an upgrade). */
+  startNewVersion?(version: string): OtherServer;
+  /** A verified owner of this home of this version, connected, or null. Unset: no owner is looked for. */
+  findOwner?(): Promise<OtherServer | null>;
+  log(line: string): void;
+  /** @default HANDOVER_ANSWER_MS */
+  answerMs?: number;
+  /** @default OWNER_LOOK_MS */
+  ownerLookMs?: number;
+  /** The bounds and the owner look run on these. @default real, unref'd timers */
+  timers?: Timers;
+  /** End on SIGTERM, SIGINT or the host process gone (off inside the proxy and in tests). @default true */
+  processHooks?: boolean;
+}
+
+export interface MovableSession {
+  /** Resolves with the exit code once the host has gone and every server has closed: 0, or 1 when a new version ended under a host still there. */
+  closed: Promise<number>;
+  close(): Promise<void>;
+}
+
+interface Peeked {
+  id?: unknown;
+  method?: unknown;
+  params?: { requestId?: unknown; uri?: unknown };
+  result?: { capabilities?: Record<string, { listChanged?: unknown } | undefined> };
+  error?: unknown;
+}
+
+function peek(value: unknown): Peeked {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Peeked) : {};
+}
+
+const isId = (id: unknown): id is RequestId => typeof id === 'string' || typeof id === 'number';
+const line = (bytes: Buffer) => Buffer.concat([bytes, Buffer.from('\n')]);
+const privately = (message: Record<string, unknown>, name: string) => Buffer.from(JSON.stringify({ ...message, id: `${HANDOVER_ID_PREFIX}${name}` }));
+
+/** An in-process server and the calls it took and has not answered. */
+interface Local {
+  input: PassThrough;
+  waiting: Set<string>;
+  open: boolean;
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMovableSession(options: HandoverOptions): Promise<MovableSession> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const { log } = options;
+  const answerMs = options.answerMs ?? HANDOVER_ANSWER_MS;
+  const timers = options.timers ?? realTimers;
+
+  /** The session as the host opened it: initialize, initialized, the last setLevel, the subscriptions by URI. */
+  let initialize: Record<string, unknown> | undefined;
+  let initialized: Buffer | undefined;
+  let setLevel: Record<string, unknown> | undefined;
+  const subscriptions = new Map<string, Record<string, unknown>>();
+  /** What a server is told before the host's own lines: the session, each request under a private id. */
+  const sessionLines = () => {
+    const lines: Buffer[] = [];
+    if (!initialize) return lines;
+    lines.push(privately(initialize, 'initialize'));
+    if (initialized) lines.push(initialized);
+    if (setLevel) lines.push(privately(setLevel, 'set-level'));
+    let n = 0;
+    for (const s of subscriptions.values()) lines.push(privately(s, `subscribe-${++n}`));
+    return lines;
+  };
+
+  let mode: 'local' | 'switching' | 'other' = 'local';
+  let local: Local | undefined;
+  let other: OtherServer | undefined;
+  /** Requests sent to the other server and not yet answered: told to in-process again if an owner goes. */
+  const otherWaiting = new Map<string, Buffer>();
+  const queued: { bytes: Buffer; m: Peeked }[] = [];
+  let hostGone = false;
+  let exitCode = 0;
+
+  const toHost = (bytes: Buffer) => void stdout.write(line(bytes));
+  const answerHost = (message: unknown) => toHost(Buffer.from(JSON.stringify(message)));
+  /** A line a server sent that could not be read whole becomes an error for its request. */
+  const unreadable = (frame: Extract<Frame, { ok: false }>, from: string): string | null => {
+    log(`an answer of ${from} could not be passed on (${frame.message})`);
+    if (frame.id === null) return null;
+    answerHost({ jsonrpc: '2.0', id: frame.id, error: { code: JSONRPC_INTERNAL_ERROR, message: `Internal error: the answer could not be passed on (${frame.message})` } });
+    return String(frame.id);
+  };
+  /** Reads a server's lines: its answers to the requests replayed to it (`replayed`) go to `onReplayAnswer`, the rest to the host. */
+  const framerFor = (from: string, settle: (id: string) => void, replayed: Set<string>, onReplayAnswer: (m: Peeked) => void = () => {}) =>
+    new LineFramer((frame) => {
+      if (!frame.ok) {
+        const id = unreadable(frame, from);
+        if (id !== null) settle(id);
+        return;
+      }
+      const m = peek(frame.value);
+      if (isId(m.id) && m.method === undefined) {
+        if (replayed.delete(String(m.id))) return onReplayAnswer(m);
+        settle(String(m.id));
+      }
+      toHost(frame.bytes);
+    });
+  /** The ids of the private requests among `lines`. */
+  const replayedIds = (lines: Buffer[]) => new Set(lines.map((b) => peekLine(b).id).filter((id): id is string => typeof id === 'string' && id.startsWith(HANDOVER_ID_PREFIX)));
+
+  /** Starts an in-process server and tells it `replay` first (the session, and calls an owner left unanswered). */
+  async function startLocal(replay: Buffer[]): Promise<Local> {
+    const input = new PassThrough();
+    const rec: Local = { input, waiting: new Set(), open: true, closed: Promise.resolve(), close: async () => {} };
+    const replayed = replayedIds(replay);
+    const framer = framerFor('the in-process server', (id) => {
+      rec.waiting.delete(id);
+      retireLocalWhenDone();
+    }, replayed);
+    const server = await options.serveInProcess(
+      input,
+      new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          framer.push(chunk);
+          cb();
+        },
+      }),
+    );
+    rec.close = () => server.close();
+    rec.closed = server.closed.then(() => {
+      rec.open = false;
+      if (local === rec && mode === 'local') void end();
+    });
+    for (const bytes of replay) {
+      const m = peekLine(bytes);
+      if (isId(m.id) && replayed.has(String(m.id))) rec.input.write(line(bytes));
+      else toLocal(rec, bytes, m);
+    }
+    return rec;
+  }
+  const peekLine = (bytes: Buffer): Peeked => {
+    try {
+      return peek(JSON.parse(bytes.toString('utf8')));
+    } catch {
+      return {};
+    }
+  };
+  const toLocal = (rec: Local, bytes: Buffer, m: Peeked) => {
+    if (isId(m.id) && typeof m.method === 'string') rec.waiting.add(String(m.id));
+    rec.input.write(line(bytes));
+  };
+
+  function retireLocalWhenDone(): void {
+    const rec = local;
+    if (mode !== 'other' || !rec || !rec.open || rec.waiting.size > 0 || rec.input.writableEnded) return;
+    log('the in-process server has answered its calls: it closes');
+    rec.input.end();
+  }
+
+  const route = (bytes: Buffer, m: Peeked) => {
+    if (mode === 'local') return toLocal(local!, bytes, m);
+    if (mode === 'switching') return void queued.push({ bytes, m });
+    if (isId(m.id) && typeof m.method === 'string') otherWaiting.set(String(m.id), bytes);
+    other!.write(line(bytes));
+  };
+
+  const fromHost = new LineFramer((frame) => {
+    if (!frame.ok) return answerHost(refusalOf(frame));
+    const m = peek(frame.value);
+    const message = frame.value as Record<string, unknown>;
+    if (m.method === 'initialize') initialize = message;
+    else if (m.method === 'notifications/initialized') initialized = frame.bytes;
+    else if (m.method === 'logging/setLevel') setLevel = message;
+    else if (m.method === 'resources/subscribe' && typeof m.params?.uri === 'string') subscriptions.set(m.params.uri, message);
+    else if (m.method === 'resources/unsubscribe' && typeof m.params?.uri === 'string') subscriptions.delete(m.params.uri);
+    else if (m.method === 'notifications/cancelled' && isId(m.params?.requestId)) {
+      const id = String(m.params.requestId);
+      otherWaiting.delete(id);
+      // A cancel for a call the in-process server is answering goes there, whichever serves now.
+      if (mode !== 'local' && local?.open && local.waiting.has(id)) return void local.input.write(line(frame.bytes));
+    }
+    route(frame.bytes, m);
+  });
+
+  /** The move under way, if any: the end lets it go and waits for it to settle. */
+  let moving: Promise<void> = Promise.resolve();
+  let cancelMove: () => void = () => {};
+  async function moveTo(start: () => OtherServer | Promise<OtherServer | null>, why: string): Promise<void> {
+    if (mode !== 'local' || hostGone) return;
+    mode = 'switching';
+    let to: OtherServer | null;
+    try {
+      to = await start();
+    } catch (err) {
+      return stayLocal(`${why}, but it could not be started (${(err as Error).message})`);
+    }
+    if (!to) return stayLocal(null);
+    if (hostGone) {
+      to.drop();
+      return stayLocal(null);
+    }
+    const target = to;
+    log(`${why}: handing the session to ${to.name}`);
+    let answered: (m: Peeked) => void = () => {};
+    let failed: (reason: string) => void = () => {};
+    const answer = new Promise<Peeked>((resolve, reject) => {
+      answered = resolve;
+      failed = (reason) => reject(new Error(reason));
+    });
+    cancelMove = () => failed('the host went away');
+    const told = sessionLines();
+    const framer = framerFor(to.name, (id) => otherWaiting.delete(id), replayedIds(told), (m) => {
+      if (m.id === `${HANDOVER_ID_PREFIX}initialize`) answered(m);
+    });
+    to.onData((chunk) => framer.push(chunk));
+    void to.gone.then(() => {
+      failed(`it went away before it answered`);
+      if (other === target && mode === 'other') void otherGone(target);
+    });
+    const timer = timers.setTimeout(() => failed(`it did not answer the session's initialize within ${answerMs} ms`), answerMs);
+    try {
+      for (const bytes of told) to.write(line(bytes));
+      if (told.length) {
+        const m = await answer;
+        if (m.error !== undefined) throw new Error(`it refused the session's initialize: ${JSON.stringify(m.error)}`);
+        for (const [kind, cap] of Object.entries(m.result?.capabilities ?? {})) {
+          if (cap?.listChanged === true) answerHost({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` });
+        }
+      }
+    } catch (err) {
+      to.drop();
+      return stayLocal(`the move to ${to.name} failed: ${(err as Error).message}`);
+    } finally {
+      timers.clearTimeout(timer);
+      cancelMove = () => {};
+    }
+    other = to;
+    mode = 'other';
+    log(`the session is served by ${to.name} from here`);
+    for (const q of queued.splice(0)) route(q.bytes, q.m);
+    retireLocalWhenDone();
+  }
+
+  function stayLocal(why: string | null): void {
+    if (why) log(`${why}; in-process serves on`);
+    mode = 'local';
+    for (const q of queued.splice(0)) toLocal(local!, q.bytes, q.m);
+    lookForOwner();
+  }
+
+  /** The other server went away under a host still there. */
+  async function otherGone(gone: OtherServer): Promise<void> {
+    other = undefined;
+    if (hostGone) return;
+    if (gone.kind === 'new-version') {
+      log(`${gone.name} went away under a host still there: the session ends`);
+      exitCode = 1;
+      return void end();
+    }
+    const unanswered = [...otherWaiting.values()];
+    otherWaiting.clear();
+    log(`${gone.name} went away: serving in-process from here (telling it the session and ${unanswered.length} unanswered call${unanswered.length === 1 ? '' : 's'})`);
+    mode = 'switching';
+    if (local?.open && !local.input.writableEnded) {
+      for (const bytes of unanswered) toLocal(local, bytes, peekLine(bytes));
+    } else {
+      local = await startLocal([...sessionLines(), ...unanswered]);
+    }
+    stayLocal(null);
+  }
+
+  // Looking for an owner: one look at a time, only while in-process.
+  let ownerTimer: unknown;
+  function lookForOwner(): void {
+    const find = options.findOwner;
+    if (!find || hostGone || ownerTimer !== undefined) return;
+    ownerTimer = timers.setTimeout(() => {
+      ownerTimer = undefined;
+      if (mode !== 'local' || hostGone) return;
+      moving = moveTo(find, 'an owner of this home answers').then(() => lookForOwner());
+    }, options.ownerLookMs ?? OWNER_LOOK_MS);
+  }
+
+  let resolveDone!: (code: number) => void;
+  const closed = new Promise<number>((r) => (resolveDone = r));
+  let ending: Promise<void> | undefined;
+  function end(): Promise<void> {
+    ending ??= (async () => {
+      hostGone = true;
+      stopWatching();
+      timers.clearTimeout(ownerTimer);
+      clearInterval(parentTimer);
+      cancelMove();
+      await moving;
+      other?.end();
+      if (local && !local.input.writableEnded) local.input.end();
+      await Promise.all([local?.closed, other?.gone]);
+      resolveDone(exitCode);
+    })();
+    return ending;
+  }
+
+  local = await startLocal([]);
+  const stopWatching =
+    options.watchUpgrade && options.startNewVersion
+      ? options.watchUpgrade((version) => {
+          moving = moveTo(() => options.startNewVersion!(version), `Gardener ${version} was installed over this one`);
+        })
+      : () => {};
+  lookForOwner();
+  // Once the in-process server has closed, nothing else watches the host: this does.
+  let parentTimer: NodeJS.Timeout | undefined;
+  if (options.processHooks ?? true) {
+    const initialPpid = process.ppid;
+    process.once('SIGTERM', () => void end());
+    process.once('SIGINT', () => void end());
+    parentTimer = setInterval(() => {
+      if (process.ppid !== initialPpid) void end();
+    }, PARENT_CHECK_INTERVAL_MS);
+    parentTimer.unref();
+  }
+  stdin.on('data', (chunk: Buffer) => fromHost.push(chunk));
+  stdin.once('end', () => void end());
+  stdin.once('close', () => void end());
+  stdin.once('error', () => void end());
+  return { closed, close: end };
+}
+
+/** A child process serving MCP on its stdin and stdout: the same command line, from the files an install left. */
+export function childServer(child: ChildProcess, version: string): OtherServer {
+  child.stdin!.on('error', () => {});
+  const gone = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  return {
+    kind: 'new-version',
+    name: `Gardener ${version} (pid ${child.pid ?? '?'})`,
+    write: (bytes) => void child.stdin!.write(bytes),
+    onData: (fn) => void child.stdout!.on('data', fn),
+    gone,
+    end: () => void child.stdin!.end(),
+    drop: () => void child.kill('SIGTERM'),
+  };
+}
+
+/** An owner's socket after its hello (`rest`: what it sent after the reply). */
+export function ownerSocketServer(socket: Socket, rest: Buffer, pid: number): OtherServer {
+  socket.on('error', () => {});
+  const gone = new Promise<void>((resolve) => {
+    if (socket.destroyed) resolve();
+    else socket.once('close', () => resolve());
+  });
+  return {
+    kind: 'owner',
+    name: `the owner (pid ${pid})`,
+    write: (bytes) => void socket.write(bytes),
+    onData: (fn) => {
+      socket.on('data', fn);
+      if (rest.length) fn(rest);
+      socket.resume();
+    },
+    gone,
+    end: () => void socket.end(),
+    drop: () => void socket.destroy(),
+  };
+}
