@@ -167,14 +167,14 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
       }
       toHost(frame.bytes);
     });
-  /** The ids of the private requests among `lines`. */
-  const replayedIds = (lines: Buffer[]) => new Set(lines.map((b) => peekLine(b).id).filter((id): id is string => typeof id === 'string' && id.startsWith(HANDOVER_ID_PREFIX)));
+  /** The ids of the requests among sessionLines(): all of them private, made here. */
+  const replayedIds = (lines: Buffer[]) => new Set(lines.map((b) => peekLine(b).id).filter((id): id is string => typeof id === 'string'));
 
-  /** Starts an in-process server and tells it `replay` first (the session, and calls an owner left unanswered). */
-  async function startLocal(replay: Buffer[]): Promise<Local> {
+  /** Starts an in-process server and tells it the session (`told`, sessionLines()) and then the calls an owner left unanswered. */
+  async function startLocal(told: Buffer[], unanswered: Buffer[]): Promise<Local> {
     const input = new PassThrough();
     const rec: Local = { input, waiting: new Set(), open: true, closed: Promise.resolve(), close: async () => {} };
-    const replayed = replayedIds(replay);
+    const replayed = replayedIds(told);
     const framer = framerFor('the in-process server', (id) => {
       rec.waiting.delete(id);
       retireLocalWhenDone();
@@ -193,11 +193,8 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
       rec.open = false;
       if (local === rec && mode === 'local') void end();
     });
-    for (const bytes of replay) {
-      const m = peekLine(bytes);
-      if (isId(m.id) && replayed.has(String(m.id))) rec.input.write(line(bytes));
-      else toLocal(rec, bytes, m);
-    }
+    for (const bytes of told) rec.input.write(line(bytes));
+    for (const bytes of unanswered) toLocal(rec, bytes, peekLine(bytes));
     return rec;
   }
   const peekLine = (bytes: Buffer): Peeked => {
@@ -277,7 +274,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     to.onData((chunk) => framer.push(chunk));
     void to.gone.then(() => {
       failed(`it went away before it answered`);
-      if (other === target && mode === 'other') void otherGone(target);
+      if (other === target && mode === 'other') moving = otherGone(target);
     });
     const timer = timers.setTimeout(() => failed(`it did not answer the session's initialize within ${answerMs} ms`), answerMs);
     try {
@@ -326,7 +323,13 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     if (local?.open && !local.input.writableEnded) {
       for (const bytes of unanswered) toLocal(local, bytes, peekLine(bytes));
     } else {
-      local = await startLocal([...sessionLines(), ...unanswered]);
+      try {
+        local = await startLocal(sessionLines(), unanswered);
+      } catch (err) {
+        log(`in-process could not start (${(err as Error).message}): the session ends`);
+        exitCode = 1;
+        return void end();
+      }
     }
     stayLocal(null);
   }
@@ -362,7 +365,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     return ending;
   }
 
-  local = await startLocal([]);
+  local = await startLocal([], []);
   const stopWatching =
     options.watchUpgrade && options.startNewVersion
       ? options.watchUpgrade((version) => {
@@ -423,7 +426,8 @@ export function ownerSocketServer(socket: Socket, rest: Buffer, pid: number): Ot
       socket.resume();
     },
     gone,
-    end: () => void socket.end(),
+    // The host has gone: nothing more is read from the owner.
+    end: () => void socket.destroy(),
     drop: () => void socket.destroy(),
   };
 }
