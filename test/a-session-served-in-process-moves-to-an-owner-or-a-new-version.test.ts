@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -381,13 +381,14 @@ test('a proxy whose owner stopped serves in-process, then moves to the owner sta
   const c = await connectGardener(repo.dir, ownerEnv(home.dir));
   try {
     assert.match(c.stderr(), /proxying to the owner/);
+    assert.equal((await c.call('ingest')).isError, false);
     assert.equal((await owner.stop()).code, 0);
-    const local = await c.call('session_handshake');
+    const local = await c.call('seek', { query: 'alpha' });
     assert.equal(local.isError, false, JSON.stringify(local.value));
     assert.match(c.stderr(), /serving in-process from here/);
     const moved = new Promise<void>((resolve) => {
       const look = () => {
-        if (!/the in-process server has answered its calls: it closes/.test(c.stderr())) return;
+        if (!/the in-process server has closed its stores and threads/.test(c.stderr())) return;
         c.transport.stderr!.off('data', look);
         resolve();
       };
@@ -401,6 +402,8 @@ test('a proxy whose owner stopped serves in-process, then moves to the owner sta
     assert.equal(after.isError, false, JSON.stringify(after.value));
     const status = await runCli(['serve', '--status', '--json'], ownerEnv(home.dir));
     assert.equal(JSON.parse(status.stdout).sessions.socket, 1, 'the session lives in the owner again');
+    const open = readdirSync(`/proc/${c.pid}/fd`).map((fd) => { try { return readlinkSync(`/proc/${c.pid}/fd/${fd}`); } catch { return ''; } });
+    assert.deepEqual(open.filter((f) => f.startsWith(home.dir)), [], 'the proxy holds no store of the home: only the owner does');
   } finally {
     await c.close();
     await owner.stop();

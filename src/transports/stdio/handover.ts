@@ -192,6 +192,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     rec.closed = server.closed.then(() => {
       rec.open = false;
       if (local === rec && mode === 'local') void end();
+      else if (!hostGone) log('the in-process server has closed its stores and threads');
     });
     for (const bytes of told) rec.input.write(line(bytes));
     for (const bytes of unanswered) toLocal(rec, bytes, peekLine(bytes));
