@@ -374,6 +374,54 @@ test('an owner that answers later takes the session; when it goes, a new in-proc
   assert.equal(await session.closed, 0);
 });
 
+test('an owner the session moved to that stalls with a call waiting is pinged, then left after the bound: in-process answers the call', async () => {
+  const clock = new ManualClock();
+  const host = { in: new PassThrough(), out: new PassThrough() };
+  const heard = new Lines(host.out);
+  const locals: ReturnType<typeof fakeServer>[] = [];
+  const owner = fakeOther('owner');
+  let found = false;
+  const log: string[] = [];
+  const session = await startMovableSession({
+    stdin: host.in,
+    stdout: host.out,
+    serveInProcess: (stdin, stdout) => {
+      const s = fakeServer();
+      locals.push(s);
+      return s.serve(stdin, stdout);
+    },
+    findOwner: async () => (found ? null : ((found = true), owner)),
+    log: (l) => log.push(l),
+    processHooks: false,
+    ownerLookMs: 5_000,
+    livenessMs: 10_000,
+    timers: clock,
+  });
+  await openSession({ host, heard, local: locals[0]! } as unknown as ReturnType<typeof harness>);
+  clock.advance(5_000);
+  const init = await owner.received.until((m) => m.method === 'initialize');
+  send(owner.out, { id: init.id, result: { capabilities: {} } });
+  await locals[0]!.closed;
+  send(host.in, { id: 7, method: 'tools/call', params: { name: 'seek', arguments: { query: 'x' } } });
+  await owner.received.until((m) => m.id === 7);
+  clock.advance(2_500);
+  const ping = await owner.received.until((m) => m.method === 'ping');
+  assert.equal(owner.dropped, 0, 'a ping first, not a verdict');
+  clock.advance(7_500);
+  assert.equal(owner.dropped, 1, 'silent for the bound with a call waiting: left');
+  await new Promise<void>((r) => {
+    const look = () => (locals[1] ? r() : setImmediate(look));
+    look();
+  });
+  await locals[1]!.received.until((m) => m.id === 7);
+  locals[1]!.answer({ id: 7, result: { content: [] } });
+  await heard.until((m) => m.id === 7);
+  assert.ok(!heard.has((m) => m.id === ping.id), 'the ping is never the host\'s');
+  assert.ok(log.some((l) => l.includes('gave no sign of life for 10000 ms with calls waiting')), log.join('\n'));
+  host.in.end();
+  assert.equal(await session.closed, 0);
+});
+
 test('a proxy whose owner stopped serves in-process, then moves to the owner started again: one process serves the brain', { timeout: 120_000 }, async () => {
   const repo = await makeGitRepo({ 'src/a.ts': 'export function alpha() { return 1; }\n' });
   const home = await makeTempDir('gardener-home-');

@@ -82,12 +82,13 @@ export async function mcp(opts: { root?: string }): Promise<void> {
  * that answers (unless GARDENER_NO_OWNER=1), and to a version installed over this one.
  */
 async function serveMovable(o: { folder: string; home: string; hello: ClientHello; findOwners: boolean; stdin?: Readable; stdout?: Writable; processHooks?: boolean }) {
-  const [{ runStdioServer }, handover, { watchForUpgrade, UPGRADE_CHECK_MS }, { spawn }, { dialOwnerOf }] = await Promise.all([
+  const [{ runStdioServer }, handover, { watchForUpgrade, UPGRADE_CHECK_MS }, { spawn }, { dialOwnerOf }, { PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS }] = await Promise.all([
     import('../../transports/stdio/stdio-server.js'),
     import('../../transports/stdio/handover.js'),
     import('../../owner/upgrade-watch.js'),
     import('node:child_process'),
     import('../../owner/dial-home.js'),
+    import('../../transports/proxy/mcp-proxy.js'),
   ]);
   const everyMs = msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, say);
   const dialMs = msFromEnv(PROXY_DIAL_ENV, PROXY_DIAL_MS, 1, say);
@@ -95,6 +96,7 @@ async function serveMovable(o: { folder: string; home: string; hello: ClientHell
     stdin: o.stdin,
     stdout: o.stdout,
     processHooks: o.processHooks,
+    livenessMs: msFromEnv(PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS, 4, say),
     serveInProcess: (stdin, stdout) => runStdioServer({ folder: o.folder, stdin, stdout, processHooks: o.processHooks }),
     watchUpgrade: (onUpgrade) => watchForUpgrade({ running: VERSION, everyMs, onUpgrade }),
     // The same command line, from the files now on disk; its log goes where this one's goes.

@@ -30,6 +30,7 @@ import { PassThrough, Writable, type Readable } from 'node:stream';
 import { LineFramer, refusalOf, type Frame, type RequestId } from '../../wire/index.js';
 import { PARENT_CHECK_INTERVAL_MS, type RunningStdioServer } from './stdio-server.js';
 import { realTimers, type Timers } from '../../timers.js';
+import { OwnerLiveness } from '../proxy/owner-liveness.js';
 
 /** How long the other server has to answer the session's `initialize`, in ms (a new process loads its SDK first). */
 export const HANDOVER_ANSWER_MS = 30_000;
@@ -73,6 +74,8 @@ export interface HandoverOptions {
   answerMs?: number;
   /** @default OWNER_LOOK_MS */
   ownerLookMs?: number;
+  /** An owner the session moved to that is silent this long with calls waiting is left, in ms. @default PROXY_LIVENESS_MS */
+  livenessMs?: number;
   /** The bounds and the owner look run on these. @default real, unref'd timers */
   timers?: Timers;
   /** End on SIGTERM, SIGINT or the host process gone (off inside the proxy and in tests). @default true */
@@ -137,6 +140,8 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
   let mode: 'local' | 'switching' | 'other' = 'local';
   let local: Local | undefined;
   let other: OtherServer | undefined;
+  /** The stall check of the owner the session moved to. */
+  let otherWatch: OwnerLiveness | undefined;
   /** Requests sent to the other server and not yet answered: told to in-process again if an owner goes. */
   const otherWaiting = new Map<string, Buffer>();
   const queued: { bytes: Buffer; m: Peeked }[] = [];
@@ -152,8 +157,8 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     answerHost({ jsonrpc: '2.0', id: frame.id, error: { code: JSONRPC_INTERNAL_ERROR, message: `Internal error: the answer could not be passed on (${frame.message})` } });
     return String(frame.id);
   };
-  /** Reads a server's lines: its answers to the requests replayed to it (`replayed`) go to `onReplayAnswer`, the rest to the host. */
-  const framerFor = (from: string, settle: (id: string) => void, replayed: Set<string>, onReplayAnswer: (m: Peeked) => void = () => {}) =>
+  /** Reads a server's lines: its answers to our own requests (`ours`: the replayed session, a ping) go to `onOurs`, the rest to the host. */
+  const framerFor = (from: string, settle: (id: string) => void, ours: (id: string) => boolean, onOurs: (m: Peeked) => void = () => {}) =>
     new LineFramer((frame) => {
       if (!frame.ok) {
         const id = unreadable(frame, from);
@@ -162,7 +167,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
       }
       const m = peek(frame.value);
       if (isId(m.id) && m.method === undefined) {
-        if (replayed.delete(String(m.id))) return onReplayAnswer(m);
+        if (ours(String(m.id))) return onOurs(m);
         settle(String(m.id));
       }
       toHost(frame.bytes);
@@ -178,7 +183,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     const framer = framerFor('the in-process server', (id) => {
       rec.waiting.delete(id);
       retireLocalWhenDone();
-    }, replayed);
+    }, (id) => replayed.delete(id));
     const server = await options.serveInProcess(
       input,
       new Writable({
@@ -222,6 +227,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     if (mode === 'switching') return void queued.push({ bytes, m });
     if (isId(m.id) && typeof m.method === 'string') otherWaiting.set(String(m.id), bytes);
     other!.write(line(bytes));
+    otherWatch?.setWaiting(otherWaiting.size > 0);
   };
 
   const fromHost = new LineFramer((frame) => {
@@ -236,6 +242,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     else if (m.method === 'notifications/cancelled' && isId(m.params?.requestId)) {
       const id = String(m.params.requestId);
       otherWaiting.delete(id);
+      otherWatch?.setWaiting(otherWaiting.size > 0);
       // A cancel for a call the in-process server is answering goes there, whichever serves now.
       if (mode !== 'local' && local?.open && local.waiting.has(id)) return void local.input.write(line(frame.bytes));
     }
@@ -269,11 +276,33 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     });
     cancelMove = () => failed('the host went away');
     const told = sessionLines();
-    const framer = framerFor(to.name, (id) => otherWaiting.delete(id), replayedIds(told), (m) => {
+    const replayed = replayedIds(told);
+    // An owner is watched as the proxy watches it: silent for the bound with calls waiting, it is left.
+    const watch =
+      to.kind === 'owner'
+        ? new OwnerLiveness({
+            livenessMs: options.livenessMs,
+            timers,
+            sendToOwner: (l) => target.write(Buffer.from(l)),
+            onStalled: (silentMs) => {
+              log(`${target.name} gave no sign of life for ${silentMs} ms with calls waiting`);
+              target.drop();
+            },
+          })
+        : undefined;
+    const settleOther = (id: string) => {
+      otherWaiting.delete(id);
+      watch?.setWaiting(otherWaiting.size > 0);
+    };
+    const framer = framerFor(to.name, settleOther, (id) => replayed.delete(id) || watch?.isPingId(id) === true, (m) => {
       if (m.id === `${HANDOVER_ID_PREFIX}initialize`) answered(m);
     });
-    to.onData((chunk) => framer.push(chunk));
+    to.onData((chunk) => {
+      watch?.heard();
+      framer.push(chunk);
+    });
     void to.gone.then(() => {
+      watch?.stop();
       failed(`it went away before it answered`);
       if (other === target && mode === 'other') moving = otherGone(target);
     });
@@ -295,6 +324,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
       cancelMove = () => {};
     }
     other = to;
+    otherWatch = watch;
     mode = 'other';
     log(`the session is served by ${to.name} from here`);
     for (const q of queued.splice(0)) route(q.bytes, q.m);
@@ -311,6 +341,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
   /** The other server went away under a host still there. */
   async function otherGone(gone: OtherServer): Promise<void> {
     other = undefined;
+    otherWatch = undefined;
     if (hostGone) return;
     if (gone.kind === 'new-version') {
       log(`${gone.name} went away under a host still there: the session ends`);
