@@ -82,15 +82,13 @@ export async function mcp(opts: { root?: string }): Promise<void> {
  * that answers (unless GARDENER_NO_OWNER=1), and to a version installed over this one.
  */
 async function serveMovable(o: { folder: string; home: string; hello: ClientHello; findOwners: boolean; stdin?: Readable; stdout?: Writable; processHooks?: boolean }) {
-  const [{ runStdioServer }, handover, { watchForUpgrade, UPGRADE_CHECK_MS }, { spawn }, { dialOwnerOf }, { PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS }] = await Promise.all([
+  // What the first frame needs; the rest (the upgrade watch, spawning) loads once it is served.
+  const [{ runStdioServer }, handover, { dialOwnerOf }, { PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS }] = await Promise.all([
     import('../../transports/stdio/stdio-server.js'),
     import('../../transports/stdio/handover.js'),
-    import('../../owner/upgrade-watch.js'),
-    import('node:child_process'),
     import('../../owner/dial-home.js'),
-    import('../../transports/proxy/mcp-proxy.js'),
+    import('../../transports/proxy/owner-liveness.js'),
   ]);
-  const everyMs = msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, say);
   const dialMs = msFromEnv(PROXY_DIAL_ENV, PROXY_DIAL_MS, 1, say);
   return handover.startMovableSession({
     stdin: o.stdin,
@@ -98,10 +96,22 @@ async function serveMovable(o: { folder: string; home: string; hello: ClientHell
     processHooks: o.processHooks,
     livenessMs: msFromEnv(PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS, 4, say),
     serveInProcess: (stdin, stdout) => runStdioServer({ folder: o.folder, stdin, stdout, processHooks: o.processHooks }),
-    watchUpgrade: (onUpgrade) => watchForUpgrade({ running: VERSION, everyMs, onUpgrade }),
+    watchUpgrade: (onUpgrade) => {
+      let stop = () => {};
+      let stopped = false;
+      void import('../../owner/upgrade-watch.js').then(({ watchForUpgrade, UPGRADE_CHECK_MS }) => {
+        if (!stopped) stop = watchForUpgrade({ running: VERSION, everyMs: msFromEnv(UPGRADE_CHECK_ENV, UPGRADE_CHECK_MS, 1, say), onUpgrade });
+      });
+      return () => {
+        stopped = true;
+        stop();
+      };
+    },
     // The same command line, from the files now on disk; its log goes where this one's goes.
-    startNewVersion: (version) =>
-      handover.childServer(spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: ['pipe', 'pipe', 'inherit'] }), version),
+    startNewVersion: async (version) => {
+      const { spawn } = await import('node:child_process');
+      return handover.childServer(spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: ['pipe', 'pipe', 'inherit'] }), version);
+    },
     findOwner: o.findOwners
       ? async () => {
           const dialed = await dialOwnerOf(o.home, o.hello, dialMs);

@@ -22,16 +22,14 @@
 import type { Socket } from 'node:net';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { LineFramer, refusalOf, type Frame, type RequestId } from '../../wire/index.js';
-import { OwnerLiveness, PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
+import { OwnerLiveness, PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
 import { msFromEnv } from '../../timers.js';
 
-export { PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
+export { PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
 
 /** How often the proxy checks that its host is still there, in ms. */
 export const PROXY_PARENT_CHECK_MS = 1000;
 
-/** Sets the liveness bound in ms (tests shorten it; the default is PROXY_LIVENESS_MS). */
-export const PROXY_LIVENESS_ENV = 'GARDENER_PROXY_LIVENESS_MS';
 
 /** JSON-RPC's Internal error: an answer the proxy could not pass on. */
 const JSONRPC_INTERNAL_ERROR = -32603;

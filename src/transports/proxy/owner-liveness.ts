@@ -22,6 +22,8 @@ import { realTimers, type Timers } from '../../timers.js';
 
 /** Silence from an owner with requests waiting after which the proxy leaves it, in ms. */
 export const PROXY_LIVENESS_MS = 10_000;
+/** Sets the liveness bound in ms (tests shorten it; the default is PROXY_LIVENESS_MS). */
+export const PROXY_LIVENESS_ENV = 'GARDENER_PROXY_LIVENESS_MS';
 
 /** The clock and timers the check runs on (src/timers.ts, which imports nothing). */
 export type ProxyTimers = Timers;

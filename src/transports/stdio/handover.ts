@@ -66,7 +66,7 @@ export interface HandoverOptions {
   /** Calls `onUpgrade` once another version has settled on disk; returns what stops looking. */
   watchUpgrade?(onUpgrade: (version: string) => void): () => void;
   /** Starts the same command line from the files now on disk (after an upgrade). */
-  startNewVersion?(version: string): OtherServer;
+  startNewVersion?(version: string): OtherServer | Promise<OtherServer>;
   /** A verified owner of this home of this version, connected, or null. Unset: no owner is looked for. */
   findOwner?(): Promise<OtherServer | null>;
   log(line: string): void;
