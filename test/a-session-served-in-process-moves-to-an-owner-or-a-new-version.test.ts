@@ -422,6 +422,52 @@ test('an owner the session moved to that stalls with a call waiting is pinged, t
   assert.equal(await session.closed, 0);
 });
 
+test('an install seen while the session is on an owner is acted on once the session is back in-process', async () => {
+  const clock = new ManualClock();
+  const host = { in: new PassThrough(), out: new PassThrough() };
+  const heard = new Lines(host.out);
+  const locals: ReturnType<typeof fakeServer>[] = [];
+  const owner = fakeOther('owner');
+  const next = fakeOther('new-version');
+  let upgrade!: (version: string) => void;
+  let offered = false;
+  const session = await startMovableSession({
+    stdin: host.in,
+    stdout: host.out,
+    serveInProcess: (stdin, stdout) => {
+      const s = fakeServer();
+      locals.push(s);
+      return s.serve(stdin, stdout);
+    },
+    findOwner: async () => (offered ? null : ((offered = true), owner)),
+    watchUpgrade: (onUpgrade) => {
+      upgrade = onUpgrade;
+      return () => {};
+    },
+    startNewVersion: () => next,
+    log: () => {},
+    processHooks: false,
+    timers: clock,
+  });
+  await openSession({ host, heard, local: locals[0]! } as unknown as ReturnType<typeof harness>);
+  clock.advance(5_000);
+  const init = await owner.received.until((m) => m.method === 'initialize');
+  send(owner.out, { id: init.id, result: { capabilities: {} } });
+  await locals[0]!.closed;
+  upgrade('2.0.0');
+  assert.equal(next.received.all.length, 0, 'on the owner, the session stays there');
+  owner.exit();
+  const nextInit = await next.received.until((m) => m.method === 'initialize');
+  assert.equal(nextInit.id, `${HANDOVER_ID_PREFIX}initialize`);
+  send(next.out, { id: nextInit.id, result: { capabilities: {} } });
+  send(host.in, { id: 9, method: 'tools/list' });
+  await next.received.until((m) => m.id === 9);
+  host.in.end();
+  await next.ended;
+  next.exit();
+  assert.equal(await session.closed, 0);
+});
+
 test('a proxy whose owner stopped serves in-process, then moves to the owner started again: one process serves the brain', { timeout: 120_000 }, async () => {
   const repo = await makeGitRepo({ 'src/a.ts': 'export function alpha() { return 1; }\n' });
   const home = await makeTempDir('gardener-home-');

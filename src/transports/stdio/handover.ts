@@ -335,7 +335,17 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     if (why) log(`${why}; in-process serves on`);
     mode = 'local';
     for (const q of queued.splice(0)) toLocal(local!, q.bytes, q.m);
-    lookForOwner();
+    if (!moveToNewVersion()) lookForOwner();
+  }
+
+  /** An install over this one seen while the session was elsewhere is acted on once it is back in-process. */
+  let upgrade: { version: string; tried: boolean } | undefined;
+  function moveToNewVersion(): boolean {
+    const u = upgrade;
+    if (!u || u.tried || mode !== 'local' || hostGone || !options.startNewVersion) return false;
+    u.tried = true;
+    moving = moveTo(() => options.startNewVersion!(u.version), `Gardener ${u.version} was installed over this one`);
+    return true;
   }
 
   /** The other server went away under a host still there. */
@@ -401,7 +411,8 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
   const stopWatching =
     options.watchUpgrade && options.startNewVersion
       ? options.watchUpgrade((version) => {
-          moving = moveTo(() => options.startNewVersion!(version), `Gardener ${version} was installed over this one`);
+          upgrade = { version, tried: false };
+          moveToNewVersion();
         })
       : () => {};
   lookForOwner();
