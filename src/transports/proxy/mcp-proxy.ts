@@ -21,7 +21,7 @@
  */
 import type { Socket } from 'node:net';
 import { PassThrough, Writable, type Readable } from 'node:stream';
-import { LineFramer, refusalOf, type Frame, type RequestId } from '../../wire/index.js';
+import { isRequestId, LineFramer, peekEnvelope, refusalOf, type Envelope, type Frame, type RequestId } from '../../wire/index.js';
 import { OwnerLiveness, PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS, type ProxyTimers } from './owner-liveness.js';
 import { msFromEnv } from '../../timers.js';
 
@@ -29,7 +29,6 @@ export { PROXY_LIVENESS_ENV, PROXY_LIVENESS_MS, type ProxyTimers } from './owner
 
 /** How often the proxy checks that its host is still there, in ms. */
 export const PROXY_PARENT_CHECK_MS = 1000;
-
 
 /** JSON-RPC's Internal error: an answer the proxy could not pass on. */
 const JSONRPC_INTERNAL_ERROR = -32603;
@@ -50,21 +49,6 @@ export interface ProxyOptions {
   /** The clock and timers of the liveness check. @default real, unref'd timers */
   timers?: ProxyTimers;
 }
-
-interface Peeked {
-  id?: unknown;
-  method?: unknown;
-  jsonrpc?: unknown;
-  params?: { requestId?: unknown; uri?: unknown };
-}
-
-/** The envelope fields of a decoded message, without validating the rest. */
-function peek(value: unknown): Peeked {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Peeked) : {};
-}
-
-const isId = (id: unknown): id is RequestId => typeof id === 'string' || typeof id === 'number';
-
 
 export async function runProxy(options: ProxyOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
@@ -119,15 +103,15 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
    * request, then the line goes to the host as it came. One that cannot be read whole (over
    * the bound) becomes an error for its request, so the host's call never waits forever.
    */
-  const fromServer = (frame: Frame, swallow?: (m: Peeked) => boolean) => {
+  const fromServer = (frame: Frame, swallow?: (m: Envelope) => boolean) => {
     if (!frame.ok) {
       log(`an answer the proxy could not pass on (${frame.message})`);
       if (frame.id === null) return;
       inflight.delete(String(frame.id));
       return answerHost({ jsonrpc: '2.0', id: frame.id, error: { code: JSONRPC_INTERNAL_ERROR, message: `Internal error: the answer could not be passed on (${frame.message})` } });
     }
-    const m = peek(frame.value);
-    if (isId(m.id) && m.method === undefined) {
+    const m = peekEnvelope(frame.value);
+    if (isRequestId(m.id) && m.method === undefined) {
       if (liveness.isPingId(m.id)) return; // the proxy's own ping: never the host's
       inflight.delete(String(m.id));
       if (m.id === initializeId) initializeAnswered = true;
@@ -159,21 +143,21 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
   const fromHost = new LineFramer((frame) => {
     // What the proxy cannot read is answered here, as every transport answers it.
     if (!frame.ok) return answerHost(refusalOf(frame));
-    const m = peek(frame.value);
+    const m = peekEnvelope(frame.value);
     if (m.method === 'initialize') {
       initialize = frame.bytes;
-      initializeId = isId(m.id) ? m.id : undefined;
+      initializeId = isRequestId(m.id) ? m.id : undefined;
     } else if (m.method === 'notifications/initialized') {
       initialized = frame.bytes;
-    } else if (m.method === 'notifications/cancelled' && isId(m.params?.requestId)) {
+    } else if (m.method === 'notifications/cancelled' && isRequestId(m.params?.requestId)) {
       inflight.delete(String(m.params.requestId));
-    } else if (m.method === 'logging/setLevel' && isId(m.id)) {
+    } else if (m.method === 'logging/setLevel' && isRequestId(m.id)) {
       setLevel = { id: m.id, line: frame.bytes };
-    } else if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && isId(m.id) && typeof m.params?.uri === 'string') {
+    } else if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && isRequestId(m.id) && typeof m.params?.uri === 'string') {
       if (m.method === 'resources/subscribe') subscriptions.set(m.params.uri, { id: m.id, line: frame.bytes });
       else subscriptions.delete(m.params.uri);
     }
-    if (m.jsonrpc === '2.0' && isId(m.id) && typeof m.method === 'string' && m.method !== 'initialize') inflight.set(String(m.id), frame.bytes);
+    if (m.jsonrpc === '2.0' && isRequestId(m.id) && typeof m.method === 'string' && m.method !== 'initialize') inflight.set(String(m.id), frame.bytes);
     send(frame.bytes);
     updateWaiting();
   });
@@ -191,8 +175,8 @@ export async function runProxy(options: ProxyOptions): Promise<void> {
     // Session state the owner already answered is set again in-process; the host must not hear twice.
     const state = [setLevel, ...subscriptions.values()].filter((s): s is { id: RequestId; line: Buffer } => s !== undefined && !inflight.has(String(s.id)));
     const stateIds = new Set(state.map((s) => String(s.id)));
-    const swallow = (m: Peeked) => {
-      if (m.method !== undefined || !isId(m.id)) return false;
+    const swallow = (m: Envelope) => {
+      if (m.method !== undefined || !isRequestId(m.id)) return false;
       if (stateIds.delete(String(m.id))) return true;
       if (swallowed || m.id !== initializeId) return false;
       swallowed = true;

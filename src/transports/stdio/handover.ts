@@ -27,7 +27,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { PassThrough, Writable, type Readable } from 'node:stream';
-import { LineFramer, refusalOf, type Frame, type RequestId } from '../../wire/index.js';
+import { isRequestId, LineFramer, peekEnvelope, refusalOf, type Envelope, type Frame } from '../../wire/index.js';
 import { PARENT_CHECK_INTERVAL_MS, type RunningStdioServer } from './stdio-server.js';
 import { realTimers, type Timers } from '../../timers.js';
 import { OwnerLiveness } from '../proxy/owner-liveness.js';
@@ -88,19 +88,6 @@ export interface MovableSession {
   close(): Promise<void>;
 }
 
-interface Peeked {
-  id?: unknown;
-  method?: unknown;
-  params?: { requestId?: unknown; uri?: unknown };
-  result?: { capabilities?: Record<string, { listChanged?: unknown } | undefined> };
-  error?: unknown;
-}
-
-function peek(value: unknown): Peeked {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Peeked) : {};
-}
-
-const isId = (id: unknown): id is RequestId => typeof id === 'string' || typeof id === 'number';
 const line = (bytes: Buffer) => Buffer.concat([bytes, Buffer.from('\n')]);
 const privately = (message: Record<string, unknown>, name: string) => Buffer.from(JSON.stringify({ ...message, id: `${HANDOVER_ID_PREFIX}${name}` }));
 
@@ -144,7 +131,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
   let otherWatch: OwnerLiveness | undefined;
   /** Requests sent to the other server and not yet answered: told to in-process again if an owner goes. */
   const otherWaiting = new Map<string, Buffer>();
-  const queued: { bytes: Buffer; m: Peeked }[] = [];
+  const queued: { bytes: Buffer; m: Envelope }[] = [];
   let hostGone = false;
   let exitCode = 0;
 
@@ -158,15 +145,15 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     return String(frame.id);
   };
   /** Reads a server's lines: its answers to our own requests (`ours`: the replayed session, a ping) go to `onOurs`, the rest to the host. */
-  const framerFor = (from: string, settle: (id: string) => void, ours: (id: string) => boolean, onOurs: (m: Peeked) => void = () => {}) =>
+  const framerFor = (from: string, settle: (id: string) => void, ours: (id: string) => boolean, onOurs: (m: Envelope) => void = () => {}) =>
     new LineFramer((frame) => {
       if (!frame.ok) {
         const id = unreadable(frame, from);
         if (id !== null) settle(id);
         return;
       }
-      const m = peek(frame.value);
-      if (isId(m.id) && m.method === undefined) {
+      const m = peekEnvelope(frame.value);
+      if (isRequestId(m.id) && m.method === undefined) {
         if (ours(String(m.id))) return onOurs(m);
         settle(String(m.id));
       }
@@ -203,15 +190,15 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     for (const bytes of unanswered) toLocal(rec, bytes, peekLine(bytes));
     return rec;
   }
-  const peekLine = (bytes: Buffer): Peeked => {
+  const peekLine = (bytes: Buffer): Envelope => {
     try {
-      return peek(JSON.parse(bytes.toString('utf8')));
+      return peekEnvelope(JSON.parse(bytes.toString('utf8')));
     } catch {
       return {};
     }
   };
-  const toLocal = (rec: Local, bytes: Buffer, m: Peeked) => {
-    if (isId(m.id) && typeof m.method === 'string') rec.waiting.add(String(m.id));
+  const toLocal = (rec: Local, bytes: Buffer, m: Envelope) => {
+    if (isRequestId(m.id) && typeof m.method === 'string') rec.waiting.add(String(m.id));
     rec.input.write(line(bytes));
   };
 
@@ -222,24 +209,24 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     rec.input.end();
   }
 
-  const route = (bytes: Buffer, m: Peeked) => {
+  const route = (bytes: Buffer, m: Envelope) => {
     if (mode === 'local') return toLocal(local!, bytes, m);
     if (mode === 'switching') return void queued.push({ bytes, m });
-    if (isId(m.id) && typeof m.method === 'string') otherWaiting.set(String(m.id), bytes);
+    if (isRequestId(m.id) && typeof m.method === 'string') otherWaiting.set(String(m.id), bytes);
     other!.write(line(bytes));
     otherWatch?.setWaiting(otherWaiting.size > 0);
   };
 
   const fromHost = new LineFramer((frame) => {
     if (!frame.ok) return answerHost(refusalOf(frame));
-    const m = peek(frame.value);
+    const m = peekEnvelope(frame.value);
     const message = frame.value as Record<string, unknown>;
     if (m.method === 'initialize') initialize = message;
     else if (m.method === 'notifications/initialized') initialized = frame.bytes;
     else if (m.method === 'logging/setLevel') setLevel = message;
     else if (m.method === 'resources/subscribe' && typeof m.params?.uri === 'string') subscriptions.set(m.params.uri, message);
     else if (m.method === 'resources/unsubscribe' && typeof m.params?.uri === 'string') subscriptions.delete(m.params.uri);
-    else if (m.method === 'notifications/cancelled' && isId(m.params?.requestId)) {
+    else if (m.method === 'notifications/cancelled' && isRequestId(m.params?.requestId)) {
       const id = String(m.params.requestId);
       otherWaiting.delete(id);
       otherWatch?.setWaiting(otherWaiting.size > 0);
@@ -268,9 +255,9 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     }
     const target = to;
     log(`${why}: handing the session to ${to.name}`);
-    let answered: (m: Peeked) => void = () => {};
+    let answered: (m: Envelope) => void = () => {};
     let failed: (reason: string) => void = () => {};
-    const answer = new Promise<Peeked>((resolve, reject) => {
+    const answer = new Promise<Envelope>((resolve, reject) => {
       answered = resolve;
       failed = (reason) => reject(new Error(reason));
     });
