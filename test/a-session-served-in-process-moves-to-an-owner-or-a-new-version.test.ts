@@ -309,6 +309,8 @@ test('an owner that answers later takes the session; when it goes, a new in-proc
   const host = { in: new PassThrough(), out: new PassThrough() };
   const heard = new Lines(host.out);
   const locals: ReturnType<typeof fakeServer>[] = [];
+  let startedSecond!: () => void;
+  const secondLocal = new Promise<void>((r) => (startedSecond = r));
   let owner: ReturnType<typeof fakeOther> | null = null;
   let looks = 0;
   const log: string[] = [];
@@ -318,6 +320,7 @@ test('an owner that answers later takes the session; when it goes, a new in-proc
     serveInProcess: (stdin, stdout) => {
       const s = fakeServer();
       locals.push(s);
+      if (locals.length === 2) startedSecond();
       return s.serve(stdin, stdout);
     },
     findOwner: async () => {
@@ -352,10 +355,7 @@ test('an owner that answers later takes the session; when it goes, a new in-proc
 
   // The owner goes with call 4 unanswered: a new in-process server gets the session, then call 4.
   o.exit();
-  await new Promise<void>((r) => {
-    const look = () => (locals[1] ? r() : setImmediate(look));
-    look();
-  });
+  await secondLocal;
   const replayed = await locals[1]!.received.until((m) => m.id === 4);
   const order = locals[1]!.received.all.map((m) => m.method);
   assert.deepEqual(order, ['initialize', 'notifications/initialized', 'logging/setLevel', 'tools/call']);
@@ -379,6 +379,8 @@ test('an owner the session moved to that stalls with a call waiting is pinged, t
   const host = { in: new PassThrough(), out: new PassThrough() };
   const heard = new Lines(host.out);
   const locals: ReturnType<typeof fakeServer>[] = [];
+  let startedSecond!: () => void;
+  const secondLocal = new Promise<void>((r) => (startedSecond = r));
   const owner = fakeOther('owner');
   let found = false;
   const log: string[] = [];
@@ -388,6 +390,7 @@ test('an owner the session moved to that stalls with a call waiting is pinged, t
     serveInProcess: (stdin, stdout) => {
       const s = fakeServer();
       locals.push(s);
+      if (locals.length === 2) startedSecond();
       return s.serve(stdin, stdout);
     },
     findOwner: async () => (found ? null : ((found = true), owner)),
@@ -409,10 +412,7 @@ test('an owner the session moved to that stalls with a call waiting is pinged, t
   assert.equal(owner.dropped, 0, 'a ping first, not a verdict');
   clock.advance(7_500);
   assert.equal(owner.dropped, 1, 'silent for the bound with a call waiting: left');
-  await new Promise<void>((r) => {
-    const look = () => (locals[1] ? r() : setImmediate(look));
-    look();
-  });
+  await secondLocal;
   await locals[1]!.received.until((m) => m.id === 7);
   locals[1]!.answer({ id: 7, result: { content: [] } });
   await heard.until((m) => m.id === 7);
