@@ -111,10 +111,15 @@ export function fakeOther(kind: OtherServer['kind'] = 'new-version'): OtherServe
   return other;
 }
 
-function harness(options: { answerMs?: number; timers?: ManualClock } = {}) {
+/**
+ * A movable session on fakes: in-process servers (`locals`, one per start; `nthLocal(n)` waits for
+ * the n-th), new versions (`children`, started by `upgrade`), and an owner when `findOwner` is given.
+ */
+function harness(options: { answerMs?: number; livenessMs?: number; timers?: ManualClock; findOwner?: () => Promise<OtherServer | null>; newVersion?: () => ReturnType<typeof fakeOther> } = {}) {
   const host = { in: new PassThrough(), out: new PassThrough() };
   const heard = new Lines(host.out);
-  const local = fakeServer();
+  const locals: ReturnType<typeof fakeServer>[] = [];
+  const started = new EventEmitter();
   const children: ReturnType<typeof fakeOther>[] = [];
   let upgrade!: (version: string) => void;
   let watching = true;
@@ -122,9 +127,14 @@ function harness(options: { answerMs?: number; timers?: ManualClock } = {}) {
   const session = startMovableSession({
     stdin: host.in,
     stdout: host.out,
-    serveInProcess: local.serve,
+    serveInProcess: (stdin, stdout) => {
+      const s = fakeServer();
+      locals.push(s);
+      started.emit('local');
+      return s.serve(stdin, stdout);
+    },
     startNewVersion: () => {
-      const c = fakeOther();
+      const c = options.newVersion?.() ?? fakeOther();
       children.push(c);
       return c;
     },
@@ -132,12 +142,37 @@ function harness(options: { answerMs?: number; timers?: ManualClock } = {}) {
       upgrade = onUpgrade;
       return () => (watching = false);
     },
+    findOwner: options.findOwner,
     log: (l) => log.push(l),
     processHooks: false,
     answerMs: options.answerMs,
+    livenessMs: options.livenessMs,
     timers: options.timers,
   });
-  return { host, heard, local, children, upgrade: (v: string) => upgrade(v), watching: () => watching, log, served: session.then((s) => s.closed) };
+  const nthLocal = (n: number) =>
+    new Promise<ReturnType<typeof fakeServer>>((resolve) => {
+      const look = () => {
+        if (locals.length < n) return;
+        started.off('local', look);
+        resolve(locals[n - 1]!);
+      };
+      started.on('local', look);
+      look();
+    });
+  return {
+    host,
+    heard,
+    get local() {
+      return locals[0]!;
+    },
+    locals,
+    nthLocal,
+    children,
+    upgrade: (v: string) => upgrade(v),
+    watching: () => watching,
+    log,
+    served: session.then((s) => s.closed),
+  };
 }
 
 const INITIALIZE = { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } } };
@@ -306,33 +341,16 @@ test('a real in-process `gardener mcp` whose package is installed over goes on a
  */
 test('an owner that answers later takes the session; when it goes, a new in-process server is told the session and the calls it left', async () => {
   const clock = new ManualClock();
-  const host = { in: new PassThrough(), out: new PassThrough() };
-  const heard = new Lines(host.out);
-  const locals: ReturnType<typeof fakeServer>[] = [];
-  let startedSecond!: () => void;
-  const secondLocal = new Promise<void>((r) => (startedSecond = r));
   let owner: ReturnType<typeof fakeOther> | null = null;
   let looks = 0;
-  const log: string[] = [];
-  const session = await startMovableSession({
-    stdin: host.in,
-    stdout: host.out,
-    serveInProcess: (stdin, stdout) => {
-      const s = fakeServer();
-      locals.push(s);
-      if (locals.length === 2) startedSecond();
-      return s.serve(stdin, stdout);
-    },
+  const h = harness({
+    timers: clock,
     findOwner: async () => {
       looks++;
       return owner;
     },
-    log: (l) => log.push(l),
-    processHooks: false,
-    ownerLookMs: 5_000,
-    timers: clock,
   });
-  const h = { host, heard, local: locals[0]! } as unknown as ReturnType<typeof harness>;
+  const { host, heard, locals, log } = h;
   await openSession(h);
   clock.advance(5_000);
   await Promise.resolve();
@@ -355,7 +373,7 @@ test('an owner that answers later takes the session; when it goes, a new in-proc
 
   // The owner goes with call 4 unanswered: a new in-process server gets the session, then call 4.
   o.exit();
-  await secondLocal;
+  await h.nthLocal(2);
   const replayed = await locals[1]!.received.until((m) => m.id === 4);
   const order = locals[1]!.received.all.map((m) => m.method);
   assert.deepEqual(order, ['initialize', 'notifications/initialized', 'logging/setLevel', 'tools/call']);
@@ -371,36 +389,16 @@ test('an owner that answers later takes the session; when it goes, a new in-proc
   await Promise.resolve();
   assert.equal(looks, looked + 1, 'in-process again, it looks for an owner again');
   host.in.end();
-  assert.equal(await session.closed, 0);
+  assert.equal(await h.served, 0);
 });
 
 test('an owner the session moved to that stalls with a call waiting is pinged, then left after the bound: in-process answers the call', async () => {
   const clock = new ManualClock();
-  const host = { in: new PassThrough(), out: new PassThrough() };
-  const heard = new Lines(host.out);
-  const locals: ReturnType<typeof fakeServer>[] = [];
-  let startedSecond!: () => void;
-  const secondLocal = new Promise<void>((r) => (startedSecond = r));
   const owner = fakeOther('owner');
   let found = false;
-  const log: string[] = [];
-  const session = await startMovableSession({
-    stdin: host.in,
-    stdout: host.out,
-    serveInProcess: (stdin, stdout) => {
-      const s = fakeServer();
-      locals.push(s);
-      if (locals.length === 2) startedSecond();
-      return s.serve(stdin, stdout);
-    },
-    findOwner: async () => (found ? null : ((found = true), owner)),
-    log: (l) => log.push(l),
-    processHooks: false,
-    ownerLookMs: 5_000,
-    livenessMs: 10_000,
-    timers: clock,
-  });
-  await openSession({ host, heard, local: locals[0]! } as unknown as ReturnType<typeof harness>);
+  const h = harness({ timers: clock, livenessMs: 10_000, findOwner: async () => (found ? null : ((found = true), owner)) });
+  const { host, heard, locals, log } = h;
+  await openSession(h);
   clock.advance(5_000);
   const init = await owner.received.until((m) => m.method === 'initialize');
   send(owner.out, { id: init.id, result: { capabilities: {} } });
@@ -412,49 +410,29 @@ test('an owner the session moved to that stalls with a call waiting is pinged, t
   assert.equal(owner.dropped, 0, 'a ping first, not a verdict');
   clock.advance(7_500);
   assert.equal(owner.dropped, 1, 'silent for the bound with a call waiting: left');
-  await secondLocal;
+  await h.nthLocal(2);
   await locals[1]!.received.until((m) => m.id === 7);
   locals[1]!.answer({ id: 7, result: { content: [] } });
   await heard.until((m) => m.id === 7);
   assert.ok(!heard.has((m) => m.id === ping.id), 'the ping is never the host\'s');
   assert.ok(log.some((l) => l.includes('gave no sign of life for 10000 ms with calls waiting')), log.join('\n'));
   host.in.end();
-  assert.equal(await session.closed, 0);
+  assert.equal(await h.served, 0);
 });
 
 test('an install seen while the session is on an owner is acted on once the session is back in-process', async () => {
   const clock = new ManualClock();
-  const host = { in: new PassThrough(), out: new PassThrough() };
-  const heard = new Lines(host.out);
-  const locals: ReturnType<typeof fakeServer>[] = [];
   const owner = fakeOther('owner');
-  const next = fakeOther('new-version');
-  let upgrade!: (version: string) => void;
   let offered = false;
-  const session = await startMovableSession({
-    stdin: host.in,
-    stdout: host.out,
-    serveInProcess: (stdin, stdout) => {
-      const s = fakeServer();
-      locals.push(s);
-      return s.serve(stdin, stdout);
-    },
-    findOwner: async () => (offered ? null : ((offered = true), owner)),
-    watchUpgrade: (onUpgrade) => {
-      upgrade = onUpgrade;
-      return () => {};
-    },
-    startNewVersion: () => next,
-    log: () => {},
-    processHooks: false,
-    timers: clock,
-  });
-  await openSession({ host, heard, local: locals[0]! } as unknown as ReturnType<typeof harness>);
+  const next = fakeOther('new-version');
+  const h = harness({ timers: clock, findOwner: async () => (offered ? null : ((offered = true), owner)), newVersion: () => next });
+  const { host, locals } = h;
+  await openSession(h);
   clock.advance(5_000);
   const init = await owner.received.until((m) => m.method === 'initialize');
   send(owner.out, { id: init.id, result: { capabilities: {} } });
   await locals[0]!.closed;
-  upgrade('2.0.0');
+  h.upgrade('2.0.0');
   assert.equal(next.received.all.length, 0, 'on the owner, the session stays there');
   owner.exit();
   const nextInit = await next.received.until((m) => m.method === 'initialize');
@@ -465,7 +443,7 @@ test('an install seen while the session is on an owner is acted on once the sess
   host.in.end();
   await next.ended;
   next.exit();
-  assert.equal(await session.closed, 0);
+  assert.equal(await h.served, 0);
 });
 
 test('a proxy whose owner stopped serves in-process, then moves to the owner started again: one process serves the brain', { timeout: 120_000 }, async () => {

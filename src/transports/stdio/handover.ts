@@ -89,7 +89,18 @@ export interface MovableSession {
 }
 
 const line = (bytes: Buffer) => Buffer.concat([bytes, Buffer.from('\n')]);
-const privately = (message: Record<string, unknown>, name: string) => Buffer.from(JSON.stringify({ ...message, id: `${HANDOVER_ID_PREFIX}${name}` }));
+
+/** A line of the host's, with the envelope it was routed by. */
+interface HostLine {
+  bytes: Buffer;
+  m: Envelope;
+}
+
+/** What another server is told before the host's own lines, and the private ids of its requests. */
+interface Told {
+  lines: Buffer[];
+  ids: Set<string>;
+}
 
 /** An in-process server and the calls it took and has not answered. */
 interface Local {
@@ -97,7 +108,6 @@ interface Local {
   waiting: Set<string>;
   open: boolean;
   closed: Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function startMovableSession(options: HandoverOptions): Promise<MovableSession> {
@@ -113,15 +123,20 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
   let setLevel: Record<string, unknown> | undefined;
   const subscriptions = new Map<string, Record<string, unknown>>();
   /** What a server is told before the host's own lines: the session, each request under a private id. */
-  const sessionLines = () => {
-    const lines: Buffer[] = [];
-    if (!initialize) return lines;
-    lines.push(privately(initialize, 'initialize'));
-    if (initialized) lines.push(initialized);
-    if (setLevel) lines.push(privately(setLevel, 'set-level'));
+  const sessionLines = (): Told => {
+    const told: Told = { lines: [], ids: new Set() };
+    const privately = (message: Record<string, unknown>, name: string) => {
+      const id = `${HANDOVER_ID_PREFIX}${name}`;
+      told.ids.add(id);
+      told.lines.push(Buffer.from(JSON.stringify({ ...message, id })));
+    };
+    if (!initialize) return told;
+    privately(initialize, 'initialize');
+    if (initialized) told.lines.push(initialized);
+    if (setLevel) privately(setLevel, 'set-level');
     let n = 0;
-    for (const s of subscriptions.values()) lines.push(privately(s, `subscribe-${++n}`));
-    return lines;
+    for (const s of subscriptions.values()) privately(s, `subscribe-${++n}`);
+    return told;
   };
 
   let mode: 'local' | 'switching' | 'other' = 'local';
@@ -130,8 +145,8 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
   /** The stall check of the owner the session moved to. */
   let otherWatch: OwnerLiveness | undefined;
   /** Requests sent to the other server and not yet answered: told to in-process again if an owner goes. */
-  const otherWaiting = new Map<string, Buffer>();
-  const queued: { bytes: Buffer; m: Envelope }[] = [];
+  const otherWaiting = new Map<string, HostLine>();
+  const queued: HostLine[] = [];
   let hostGone = false;
   let exitCode = 0;
 
@@ -159,18 +174,14 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
       }
       toHost(frame.bytes);
     });
-  /** The ids of the requests among sessionLines(): all of them private, made here. */
-  const replayedIds = (lines: Buffer[]) => new Set(lines.map((b) => peekLine(b).id).filter((id): id is string => typeof id === 'string'));
-
-  /** Starts an in-process server and tells it the session (`told`, sessionLines()) and then the calls an owner left unanswered. */
-  async function startLocal(told: Buffer[], unanswered: Buffer[]): Promise<Local> {
+  /** Starts an in-process server and tells it the session (`told`) and then the calls an owner left unanswered. */
+  async function startLocal(told: Told, unanswered: HostLine[]): Promise<Local> {
     const input = new PassThrough();
-    const rec: Local = { input, waiting: new Set(), open: true, closed: Promise.resolve(), close: async () => {} };
-    const replayed = replayedIds(told);
+    const rec: Local = { input, waiting: new Set(), open: true, closed: Promise.resolve() };
     const framer = framerFor('the in-process server', (id) => {
       rec.waiting.delete(id);
       retireLocalWhenDone();
-    }, (id) => replayed.delete(id));
+    }, (id) => told.ids.delete(id));
     const server = await options.serveInProcess(
       input,
       new Writable({
@@ -180,24 +191,16 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
         },
       }),
     );
-    rec.close = () => server.close();
     rec.closed = server.closed.then(() => {
       rec.open = false;
       if (local === rec && mode === 'local') void end();
       else if (!hostGone) log('the in-process server has closed its stores and threads');
     });
-    for (const bytes of told) rec.input.write(line(bytes));
-    for (const bytes of unanswered) toLocal(rec, bytes, peekLine(bytes));
+    for (const bytes of told.lines) rec.input.write(line(bytes));
+    for (const l of unanswered) toLocal(rec, l);
     return rec;
   }
-  const peekLine = (bytes: Buffer): Envelope => {
-    try {
-      return peekEnvelope(JSON.parse(bytes.toString('utf8')));
-    } catch {
-      return {};
-    }
-  };
-  const toLocal = (rec: Local, bytes: Buffer, m: Envelope) => {
+  const toLocal = (rec: Local, { bytes, m }: HostLine) => {
     if (isRequestId(m.id) && typeof m.method === 'string') rec.waiting.add(String(m.id));
     rec.input.write(line(bytes));
   };
@@ -209,11 +212,11 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     rec.input.end();
   }
 
-  const route = (bytes: Buffer, m: Envelope) => {
-    if (mode === 'local') return toLocal(local!, bytes, m);
-    if (mode === 'switching') return void queued.push({ bytes, m });
-    if (isRequestId(m.id) && typeof m.method === 'string') otherWaiting.set(String(m.id), bytes);
-    other!.write(line(bytes));
+  const route = (l: HostLine) => {
+    if (mode === 'local') return toLocal(local!, l);
+    if (mode === 'switching') return void queued.push(l);
+    if (isRequestId(l.m.id) && typeof l.m.method === 'string') otherWaiting.set(String(l.m.id), l);
+    other!.write(line(l.bytes));
     otherWatch?.setWaiting(otherWaiting.size > 0);
   };
 
@@ -233,7 +236,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
       // A cancel for a call the in-process server is answering goes there, whichever serves now.
       if (mode !== 'local' && local?.open && local.waiting.has(id)) return void local.input.write(line(frame.bytes));
     }
-    route(frame.bytes, m);
+    route({ bytes: frame.bytes, m });
   });
 
   /** The move under way, if any: the end lets it go and waits for it to settle. */
@@ -242,18 +245,18 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
   async function moveTo(start: () => OtherServer | Promise<OtherServer | null>, why: string): Promise<void> {
     if (mode !== 'local' || hostGone) return;
     mode = 'switching';
-    let to: OtherServer | null;
+    let started: OtherServer | null;
     try {
-      to = await start();
+      started = await start();
     } catch (err) {
       return stayLocal(`${why}, but it could not be started (${(err as Error).message})`);
     }
-    if (!to) return stayLocal(null);
+    if (!started) return stayLocal(null);
+    const to = started;
     if (hostGone) {
       to.drop();
       return stayLocal(null);
     }
-    const target = to;
     log(`${why}: handing the session to ${to.name}`);
     let answered: (m: Envelope) => void = () => {};
     let failed: (reason: string) => void = () => {};
@@ -263,17 +266,16 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     });
     cancelMove = () => failed('the host went away');
     const told = sessionLines();
-    const replayed = replayedIds(told);
     // An owner is watched as the proxy watches it: silent for the bound with calls waiting, it is left.
     const watch =
       to.kind === 'owner'
         ? new OwnerLiveness({
             livenessMs: options.livenessMs,
             timers,
-            sendToOwner: (l) => target.write(Buffer.from(l)),
+            sendToOwner: (l) => to.write(Buffer.from(l)),
             onStalled: (silentMs) => {
-              log(`${target.name} gave no sign of life for ${silentMs} ms with calls waiting`);
-              target.drop();
+              log(`${to.name} gave no sign of life for ${silentMs} ms with calls waiting`);
+              to.drop();
             },
           })
         : undefined;
@@ -281,7 +283,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
       otherWaiting.delete(id);
       watch?.setWaiting(otherWaiting.size > 0);
     };
-    const framer = framerFor(to.name, settleOther, (id) => replayed.delete(id) || watch?.isPingId(id) === true, (m) => {
+    const framer = framerFor(to.name, settleOther, (id) => told.ids.delete(id) || watch?.isPingId(id) === true, (m) => {
       if (m.id === `${HANDOVER_ID_PREFIX}initialize`) answered(m);
     });
     to.onData((chunk) => {
@@ -291,12 +293,12 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     void to.gone.then(() => {
       watch?.stop();
       failed(`it went away before it answered`);
-      if (other === target && mode === 'other') moving = otherGone(target);
+      if (other === to && mode === 'other') moving = otherGone(to);
     });
     const timer = timers.setTimeout(() => failed(`it did not answer the session's initialize within ${answerMs} ms`), answerMs);
     try {
-      for (const bytes of told) to.write(line(bytes));
-      if (told.length) {
+      for (const bytes of told.lines) to.write(line(bytes));
+      if (told.lines.length) {
         const m = await answer;
         if (m.error !== undefined) throw new Error(`it refused the session's initialize: ${JSON.stringify(m.error)}`);
         for (const [kind, cap] of Object.entries(m.result?.capabilities ?? {})) {
@@ -314,14 +316,14 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     otherWatch = watch;
     mode = 'other';
     log(`the session is served by ${to.name} from here`);
-    for (const q of queued.splice(0)) route(q.bytes, q.m);
+    for (const q of queued.splice(0)) route(q);
     retireLocalWhenDone();
   }
 
   function stayLocal(why: string | null): void {
     if (why) log(`${why}; in-process serves on`);
     mode = 'local';
-    for (const q of queued.splice(0)) toLocal(local!, q.bytes, q.m);
+    for (const q of queued.splice(0)) toLocal(local!, q);
     if (!moveToNewVersion()) lookForOwner();
   }
 
@@ -350,7 +352,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     log(`${gone.name} went away: serving in-process from here (telling it the session and ${unanswered.length} unanswered call${unanswered.length === 1 ? '' : 's'})`);
     mode = 'switching';
     if (local?.open && !local.input.writableEnded) {
-      for (const bytes of unanswered) toLocal(local, bytes, peekLine(bytes));
+      for (const l of unanswered) toLocal(local, l);
     } else {
       try {
         local = await startLocal(sessionLines(), unanswered);
@@ -394,7 +396,7 @@ export async function startMovableSession(options: HandoverOptions): Promise<Mov
     return ending;
   }
 
-  local = await startLocal([], []);
+  local = await startLocal({ lines: [], ids: new Set() }, []);
   const stopWatching =
     options.watchUpgrade && options.startNewVersion
       ? options.watchUpgrade((version) => {
