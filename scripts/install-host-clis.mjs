@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runTestFiles } from './test-files.mjs';
 
 /** The versions the host tests were written against (issue 17); bump them on purpose. */
 export const HOST_CLIS = {
@@ -54,6 +55,6 @@ if (process.argv.includes('--no-test')) process.exit(0);
 const testDir = join(root, 'dist', 'test', 'hosts');
 const files = readdirSync(testDir).filter((f) => f.endsWith('.test.js')).map((f) => join(testDir, f));
 const env = { ...process.env, GARDENER_HOST_CLIS_BIN: bin, PATH: [bin, dirname(process.execPath), process.env.PATH].join(delimiter) };
-// Each test bounds itself; the runner bounds each test too and forces the exit of a leak.
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=240000', '--test-force-exit', ...files], { stdio: 'inherit', env });
-process.exit(r.status ?? 1);
+// Each test bounds itself; the runner bounds each test and each file too (scripts/test-files.mjs).
+const run = await runTestFiles(files, { concurrency: 1, testMs: 240_000, fileMs: 600_000, env, label: 'test:hosts' });
+process.exit(run.ok ? 0 : 1);

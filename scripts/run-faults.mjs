@@ -8,15 +8,15 @@
 //   FAULTS_SEED=7 FAULTS_SCALE=10 npm run test:faults   a longer local run with another seed
 //   node scripts/run-faults.mjs kill              only the files whose name contains "kill"
 //   node scripts/run-faults.mjs --write-doc       the whole suite, then docs/reliability.md
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runTestFiles } from './test-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, 'dist', 'test', 'faults');
-/** Bound on one test file, in ms: the longest (kill points at scale 1) takes about a minute. */
+/** Bound on one test and on one test file, in ms: the longest (kill points at scale 1) takes about a minute. */
 const FILE_TIMEOUT_MS = 600_000;
 
 /** Where the soak's own sections of docs/reliability.md begin (bench/soak/report.ts's docBegin). */
@@ -39,11 +39,14 @@ const scale = process.env.FAULTS_SCALE || '1';
 const reports = mkdtempSync(join(tmpdir(), 'gardener-faults-'));
 console.error(`run-faults: seed ${seed}, scale ${scale}, ${files.length} files (rerun with FAULTS_SEED=${seed} FAULTS_SCALE=${scale})`);
 const started = performance.now();
-const r = spawnSync(
-  process.execPath,
-  ['--test', '--test-concurrency=1', `--test-timeout=${FILE_TIMEOUT_MS}`, '--test-force-exit', ...files],
-  { stdio: 'inherit', env: { ...process.env, FAULTS_SEED: seed, FAULTS_SCALE: scale, FAULTS_REPORT: reports } },
-);
+// One file at a time (scripts/test-files.mjs: every test counted, a file that does not end fails by name).
+const run = await runTestFiles(files, {
+  concurrency: 1,
+  testMs: FILE_TIMEOUT_MS,
+  fileMs: FILE_TIMEOUT_MS,
+  env: { ...process.env, FAULTS_SEED: seed, FAULTS_SCALE: scale, FAULTS_REPORT: reports },
+  label: 'run-faults',
+});
 const seconds = (performance.now() - started) / 1000;
 const figures = Object.fromEntries(
   readdirSync(reports).map((f) => {
@@ -52,9 +55,8 @@ const figures = Object.fromEntries(
   }),
 );
 rmSync(reports, { recursive: true, force: true });
-let status = r.status ?? 1;
-// Node 20's --test-force-exit can end a file before all of its tests ran, without a word (seen
-// on extract-definitions.test.js): every fault test records figures, so a missing one is a failure.
+let status = run.ok ? 0 : 1;
+// Every fault test records figures, so a missing one is a failure (a test that returned early).
 const EXPECTED = ['burst-20k', 'deep-bodies', 'disk-trouble', 'kill-anywhere', 'mcp-fuzz', 'mcp-fuzz-proxy', 'owner-stall', 'paths-escape', 'session-flood', 'wide-bodies', 'stuck-git-stop', 'stuck-git-half', 'owner-impostor', 'owner-pushed-aside', 'owner-resume', 'pool-ends-mid-load'];
 const missing = EXPECTED.filter((n) => files.some((f) => f.includes(n.replace(/-(stop|half|proxy)$/, ''))) && !figures[n]);
 if (missing.length > 0) {
