@@ -37,6 +37,19 @@ export const CALL_BOUND_MS = 120_000;
 
 const INIT_PARAMS = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gardener-soak', version: '0' } };
 
+/**
+ * Resolves once the event loop has polled its sockets: what they received while this thread was
+ * blocked (the soak's git moves and bursts run synchronously, seconds for a `git gc` beside a
+ * 1000-file burst) is read before the next request. Otherwise a keep-alive connection the owner
+ * closed meanwhile (idle past its 5 s, on Node and Bun alike) still looks open to undici, which
+ * writes the next request on it and fails it with "other side closed": 1 call in the 120-minute
+ * Bun run of ef43cab, 6 of about 4 500 requests in earlier runs. A timer then an immediate: the
+ * timer alone may fire before the loop polls, an immediate alone right after the poll it is in.
+ */
+export function pollSocketsAfterBlocking(): Promise<void> {
+  return new Promise((resolve) => setTimeout(() => setImmediate(resolve), 0));
+}
+
 /** A fetch failure with its cause (undici says only "fetch failed"; the cause names the socket's error). */
 const failure = (err: unknown): string => {
   const e = err as Error & { cause?: { code?: string; message?: string } };

@@ -20,7 +20,7 @@
 import { Rng, seedOf } from '../fixtures/source-files.js';
 import type { OwnerProcess } from './owner-process.js';
 import type { Sampler } from './sampler.js';
-import { openSession, restCall, TRANSPORTS, type SoakSession, type Transport } from './sessions.js';
+import { openSession, pollSocketsAfterBlocking, restCall, TRANSPORTS, type SoakSession, type Transport } from './sessions.js';
 import type { Tree, TreeKind } from './trees.js';
 import { SeekProber } from './seek-prober.js';
 import { throwawayBrain } from './throwaway-brains.js';
@@ -256,6 +256,7 @@ export class Workload {
     const writing = Date.now();
     const token = brain.tree.burst(size, round);
     const wrote = performance.now();
+    await pollSocketsAfterBlocking();
     const querying = (async () => {
       for (let i = 0; i < 3; i++) await Promise.all(sessions.map((s) => this.#query(s, round)));
     })();
