@@ -13,6 +13,23 @@
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 
+/** The process groups of the files running now: a Ctrl-C or a SIGTERM of the run ends them too. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    for (const pid of running) killGroup(pid);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 /**
  * @param {string[]} files
  * @param {{ concurrency: number, testMs: number, fileMs: number, env?: NodeJS.ProcessEnv, label: string }} o
@@ -45,7 +62,10 @@ export async function runTestFiles(files, o) {
   return { ok: failed.length === 0, totals, failed };
 }
 
-/** One file in its own `node --test`, in its own process group so a kill takes every child it started. */
+/**
+ * One file in its own `node --test`, in its own process group so a kill takes every child it
+ * started (a terminal's Ctrl-C reaches only the runner's group: the handlers above pass it on).
+ */
 function runFile(file, o) {
   const t0 = Date.now();
   return new Promise((resolve) => {
@@ -54,20 +74,18 @@ function runFile(file, o) {
       detached: true,
       env: o.env ?? process.env,
     });
+    running.add(child.pid);
     const chunks = [];
     child.stdout.on('data', (b) => chunks.push(b));
     child.stderr.on('data', (b) => chunks.push(b));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
+      killGroup(child.pid);
     }, o.fileMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      running.delete(child.pid);
       const output = Buffer.concat(chunks).toString('utf8');
       const counts = summaryOf(output);
       resolve({ file, why: verdict(code, signal, counts, timedOut, o.fileMs), counts, output, ms: Date.now() - t0 });

@@ -2,7 +2,7 @@
 // in its totals, and a file that does not end fails by name instead of hanging the run or passing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -21,7 +21,7 @@ function fixtureDir(files: Record<string, string>): string {
   return dir;
 }
 
-function runRunner(dir: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+function runRunner(dir: string, env: Record<string, string> = {}, started?: (runner: ReturnType<typeof spawn>) => void): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     // Started from inside a test file, where node:test's context would make the runner's own
     // `node --test` skip its files: the runner is run here as from a shell.
@@ -34,7 +34,26 @@ function runRunner(dir: string, env: Record<string, string> = {}): Promise<{ cod
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));
     child.on('close', (code) => resolve({ code, out }));
+    started?.(child);
   });
+}
+
+/** Resolves once `check` holds, looking every 20 ms; rejects after `boundMs`. */
+async function until(check: () => boolean, boundMs: number, what: string): Promise<void> {
+  const end = Date.now() + boundMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within ${boundMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A process that has exited (gone, or a zombie its parent has not reaped yet). */
+function ended(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+  } catch {
+    return true;
+  }
 }
 
 // Synchronous tests doing a little work each, in suites: the shape whose last results node:test
@@ -94,4 +113,29 @@ test('a bound that is not a whole number of milliseconds is refused with its nam
   });
   assert.equal(code, 2, out);
   assert.match(out, /RUN_TESTS_FILE_MS must be a positive whole number of milliseconds, got "10s"/);
+});
+
+test('a Ctrl-C of the run ends the files it is running and every process they started', async () => {
+  const dir = fixtureDir({
+    'runs-long.test.mjs': `import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+test('runs long', () => new Promise(() => {
+  const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  writeFileSync(${JSON.stringify('PIDS')}, JSON.stringify([process.pid, helper.pid]));
+}));
+`,
+  });
+  const pidsFile = join(dir, 'pids.json');
+  writeFileSync(join(dir, 'runs-long.test.mjs'), readFileSync(join(dir, 'runs-long.test.mjs'), 'utf8').replace('"PIDS"', JSON.stringify(pidsFile)));
+  let pids: number[] = [];
+  const { code } = await runRunner(dir, {}, (runner) => {
+    void until(() => existsSync(pidsFile), 60_000, 'the test file started').then(() => {
+      pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as number[];
+      runner.kill('SIGINT');
+    });
+  });
+  assert.equal(code, 130);
+  assert.equal(pids.length, 2);
+  await until(() => pids.every(ended), 10_000, `the test file's process and the one it started ended (${pids.join(', ')})`);
 });
