@@ -1,8 +1,8 @@
 // `npm test`'s runner (scripts/run-tests.mjs) on fixture files of its own: every test that ran is
 // in its totals, and a file that does not end fails by name instead of hanging the run or passing.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -36,24 +36,6 @@ function runRunner(dir: string, env: Record<string, string> = {}, started?: (run
     child.on('close', (code) => resolve({ code, out }));
     started?.(child);
   });
-}
-
-/** Resolves once `check` holds, looking every 20 ms; rejects after `boundMs`. */
-async function until(check: () => boolean, boundMs: number, what: string): Promise<void> {
-  const end = Date.now() + boundMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`not within ${boundMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** A process that has exited (gone, or a zombie its parent has not reaped yet). */
-function ended(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
-  } catch {
-    return true;
-  }
 }
 
 // Synchronous tests doing a little work each, in suites: the shape whose last results node:test
@@ -116,26 +98,37 @@ test('a bound that is not a whole number of milliseconds is refused with its nam
 });
 
 test('a Ctrl-C of the run ends the files it is running and every process they started', async () => {
-  const dir = fixtureDir({
-    'runs-long.test.mjs': `import { test } from 'node:test';
+  const dir = fixtureDir({});
+  // The file's test process and a child it starts both hold this pipe's writing end: the reader
+  // gets their pids through it, and its end once both have exited (no polling, no clock).
+  const fifo = join(dir, 'held-by-the-file');
+  execFileSync('mkfifo', [fifo]);
+  writeFileSync(
+    join(dir, 'runs-long.test.mjs'),
+    `import { test } from 'node:test';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { openSync, writeSync } from 'node:fs';
 test('runs long', () => new Promise(() => {
-  const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  writeFileSync(${JSON.stringify('PIDS')}, JSON.stringify([process.pid, helper.pid]));
+  const fd = openSync(${JSON.stringify(fifo)}, 'w');
+  const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', fd, 'ignore'] });
+  writeSync(fd, JSON.stringify([process.pid, helper.pid]) + '\\n');
 }));
 `,
-  });
-  const pidsFile = join(dir, 'pids.json');
-  writeFileSync(join(dir, 'runs-long.test.mjs'), readFileSync(join(dir, 'runs-long.test.mjs'), 'utf8').replace('"PIDS"', JSON.stringify(pidsFile)));
-  let pids: number[] = [];
+  );
+  const held = createReadStream(fifo, 'utf8');
+  let text = '';
+  const closedByAll = new Promise<void>((resolve) => held.on('end', resolve));
   const { code } = await runRunner(dir, {}, (runner) => {
-    void until(() => existsSync(pidsFile), 60_000, 'the test file started').then(() => {
-      pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as number[];
-      runner.kill('SIGINT');
+    held.on('data', (d) => {
+      text += String(d);
+      if (text.endsWith('\n')) runner.kill('SIGINT');
     });
   });
+  // A run that did not end as asked is reported now, not after the processes holding the pipe.
+  if (code !== 130) held.destroy();
   assert.equal(code, 130);
+  const pids = JSON.parse(text) as number[];
   assert.equal(pids.length, 2);
-  await until(() => pids.every(ended), 10_000, `the test file's process and the one it started ended (${pids.join(', ')})`);
+  // Every process holding the pipe has exited: the test file's and the one it started.
+  await closedByAll;
 });
