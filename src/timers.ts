@@ -3,6 +3,15 @@
  * check), injectable so tests drive them by advancing a clock instead of waiting. Real timers
  * are unref'd: a timer never keeps a process alive.
  *
+ * Every bound on time (a window, an idle bound, a deadline) is read on `monotonicNow`, the
+ * clock the timers themselves run on, never on the wall clock. An owner lives for weeks on
+ * laptops: the wall clock jumps ahead by the length of each sleep, which the timers and this
+ * clock do not count (the process did not run), and an NTP step can move it back. Read on
+ * the wall clock, a sleep with a call waiting made the proxy leave a live owner, a lunch break
+ * with the lid closed ended every HTTP session, and a step back held a burst past its cap
+ * (test/a-wall-clock-jump-drops-no-session-and-leaves-no-live-owner.test.ts). What is stored
+ * or shown as a time of day stays on `Date.now`.
+ *
  * This file is loaded by the `gardener mcp` proxy: it imports nothing.
  */
 export interface Timers {
@@ -11,8 +20,11 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
+/** Milliseconds on the monotonic clock the timers run on (`performance.now()`): for durations only. */
+export const monotonicNow = (): number => performance.now();
+
 export const realTimers: Timers = Object.freeze({
-  now: () => Date.now(),
+  now: monotonicNow,
   setTimeout(fn: () => void, ms: number) {
     const t = setTimeout(fn, ms);
     t.unref();

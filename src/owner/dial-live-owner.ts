@@ -16,6 +16,7 @@
  */
 import type { ClientHello } from '../transports/socket/hello.js';
 import { dialOwnerOf, ownerEverRan, type Dialed, type DialFailure } from './dial-home.js';
+import { monotonicNow } from '../timers.js';
 
 /**
  * How long a proxy waits for an owner that holds the home but has not answered, in ms: 80 times
@@ -54,13 +55,13 @@ export async function dialLiveOwner(home: string, hello: ClientHello, options: D
   if (!holder.held) return first;
   const pid = holder.pid ?? readOwnerFile(paths.ownerFile)?.pid ?? null;
   options.log(`the owner (pid ${pid ?? 'unknown'}) holds this home but did not answer within ${options.dialMs} ms: waiting for it (up to ${options.waitMs} ms)`);
-  const started = Date.now();
+  const started = monotonicNow();
   const deadline = started + options.waitMs;
   let last: LiveDialFailure = first;
   for (;;) {
-    const left = deadline - Date.now();
-    if (left <= 0) return { ...last, silent: { pid, waitedMs: Date.now() - started } };
-    const at = Date.now();
+    const left = deadline - monotonicNow();
+    if (left <= 0) return { ...last, silent: { pid, waitedMs: Math.round(monotonicNow() - started) } };
+    const at = monotonicNow();
     const d = await dialOwnerOf(home, hello, left);
     if (d.socket || d.untrusted) return d;
     last = d;
@@ -70,7 +71,7 @@ export async function dialLiveOwner(home: string, hello: ClientHello, options: D
       return d;
     }
     // Ended at once (nothing listens yet): pause before the next try. Ended by its bound: none.
-    const pause = Math.min(OWNER_REDIAL_PAUSE_MS - (Date.now() - at), deadline - Date.now());
+    const pause = Math.min(OWNER_REDIAL_PAUSE_MS - (monotonicNow() - at), deadline - monotonicNow());
     if (pause > 0) await new Promise((r) => setTimeout(r, pause));
   }
 }

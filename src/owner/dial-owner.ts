@@ -9,6 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { makeNonce, readHelloLine, type ClientChallenge, type ClientHello, type OwnerHello, type OwnerProof } from '../transports/socket/hello.js';
 import { NO_ANSWER } from './no-owner.js';
 import { proofHolds, socketPlaceProblem } from './verify-owner.js';
+import { monotonicNow } from '../timers.js';
 
 /** A verified owner's answer. */
 export interface Dialed {
@@ -36,7 +37,7 @@ export { NO_ANSWER } from './no-owner.js';
 export async function dialOwner(path: string, hello: ClientHello, options: { token: string; timeoutMs: number }): Promise<Dialed | DialFailure> {
   const place = socketPlaceProblem(path);
   if (place) return place.missing ? { why: NO_ANSWER, untrusted: false } : { why: place.reason, untrusted: true };
-  const deadline = Date.now() + options.timeoutMs;
+  const deadline = monotonicNow() + options.timeoutMs;
   const nonce = makeNonce();
   const socket = connect(path);
   // Errors end the reads below; later ones belong to whoever takes the socket (never a crash).
@@ -46,14 +47,14 @@ export async function dialOwner(path: string, hello: ClientHello, options: { tok
     socket.destroy();
     return { why, untrusted };
   };
-  const challenged = await readHelloLine(socket, deadline - Date.now(), Buffer.alloc(0));
+  const challenged = await readHelloLine(socket, deadline - monotonicNow(), Buffer.alloc(0));
   if (!challenged) return fail(NO_ANSWER, false);
   const answer = challenged.value as Partial<OwnerProof> | undefined;
   if (typeof answer?.pid !== 'number' || !proofHolds(options.token, nonce, answer.pid, answer.proof)) {
     return fail(`the peer on ${path}${typeof answer?.pid === 'number' ? ` (says pid ${answer.pid})` : ''} did not prove it can read this home's token`, true);
   }
   socket.write(JSON.stringify(hello) + '\n');
-  const got = await readHelloLine(socket, deadline - Date.now(), challenged.rest);
+  const got = await readHelloLine(socket, deadline - monotonicNow(), challenged.rest);
   const reply = got?.value as OwnerHello | undefined;
   if (!got || typeof reply?.gardener !== 'string' || typeof reply.pid !== 'number') return fail(NO_ANSWER, false);
   return { socket, reply, rest: got.rest };

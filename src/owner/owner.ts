@@ -55,7 +55,7 @@ import { keepPagesReturned } from '../page-return.js';
 import { EXIT_UPGRADED, watchForUpgrade } from './upgrade-watch.js';
 import { bindPathBeside, removeSocketFile, SocketKeeper } from './socket-file.js';
 import { fileIdOf, type FileId } from './file-id.js';
-import { realTimers } from '../timers.js';
+import { monotonicNow, realTimers } from '../timers.js';
 import { callsInFlight } from '../dispatch/calls-in-flight.js';
 
 /** How often the owner looks at its lock and socket files (keepFiles), in ms. */
@@ -395,13 +395,13 @@ export async function startOwner(options: OwnerOptions): Promise<StartOutcome> {
  * answer. Reads owner.json (for its pid and socket) and touches nothing.
  */
 async function holderAnswer(paths: RunPaths, token: string): Promise<OwnerInfo> {
-  const deadline = Date.now() + HOLDER_ANSWER_MS;
+  const deadline = monotonicNow() + HOLDER_ANSWER_MS;
   let why = 'nothing listens on its socket';
   for (;;) {
     const seen = readOwnerFile(paths.ownerFile);
     const sockets = [...new Set([paths.socket, seen?.socket].filter((p): p is string => typeof p === 'string'))];
     for (const path of sockets) {
-      const d = await dialOwner(path, { gardener: VERSION, op: 'status', pid: process.pid }, { token, timeoutMs: Math.max(1, deadline - Date.now()) });
+      const d = await dialOwner(path, { gardener: VERSION, op: 'status', pid: process.pid }, { token, timeoutMs: Math.max(1, Math.round(deadline - monotonicNow())) });
       if (d.socket) {
         d.socket.destroy();
         const status = (d.reply.status ?? {}) as Partial<OwnerInfo>;
@@ -411,7 +411,7 @@ async function holderAnswer(paths: RunPaths, token: string): Promise<OwnerInfo> 
       else why = `no answer on ${path} within ${HOLDER_ANSWER_MS} ms`;
     }
     // Not listening yet (it took the lock a moment ago) or silent: ask again while time remains.
-    if (Date.now() + HOLDER_RETRY_PAUSE_MS >= deadline) throw new OwnerUnresponsiveError(seen?.pid ?? null, paths.home, why);
+    if (monotonicNow() + HOLDER_RETRY_PAUSE_MS >= deadline) throw new OwnerUnresponsiveError(seen?.pid ?? null, paths.home, why);
     await new Promise((r) => setTimeout(r, HOLDER_RETRY_PAUSE_MS));
   }
 }

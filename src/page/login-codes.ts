@@ -24,7 +24,10 @@ export const PAGE_COOKIE = 'gardener_page';
 const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 export interface LoginCodesOptions {
-  /** @default Date.now */
+  /**
+   * @default Date.now: the wall clock, on purpose (unlike the bounds of src/timers.ts): a code or
+   * a page session left before a sleep is as old as the time that passed.
+   */
   now?: () => number;
 }
 

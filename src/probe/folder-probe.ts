@@ -25,6 +25,7 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import { AbortedError, InvalidArgumentError } from '../errors.js';
+import { monotonicNow } from '../timers.js';
 import { gitEnvFrom } from '../detect/index.js';
 import { launchGitWorkTree, type GitWorkTreeOutcome } from './git-work-tree.js';
 
@@ -71,7 +72,7 @@ export interface FolderProbeOptions {
   gitTimeoutMs?: number;
   /** How long a failure is cached, in milliseconds (0: not cached). @default 30_000 */
   failureTtlMs?: number;
-  /** Clock for the failure TTL, in milliseconds. @default Date.now */
+  /** Clock for the failure TTL, in milliseconds. @default monotonicNow (src/timers.ts) */
   now?: () => number;
   /** Which brain covers a folder and whether it is armed; null when none does. Asked once git has answered. @default () => null */
   resolveBrain?: (folder: string) => Promise<BrainResolution | null>;
@@ -117,7 +118,7 @@ function checkOptions(options: FolderProbeOptions): Settings {
     gitBinary = 'git',
     gitTimeoutMs = PROBE_GIT_TIMEOUT_MS,
     failureTtlMs = DEFAULT_FAILURE_TTL_MS,
-    now = Date.now,
+    now = monotonicNow,
     resolveBrain = async () => null,
     env = process.env,
     maxCachedFolders = MAX_CACHED_FOLDERS,

@@ -26,6 +26,7 @@ import {
 import type { SessionHost, SessionParts } from './session-host.js';
 import type { Session } from '../session/index.js';
 import { VERSION } from '../version.js';
+import { monotonicNow } from '../timers.js';
 
 export type { SessionParts } from './session-host.js';
 
@@ -108,10 +109,10 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     const { session } = await sessionParts();
     const [{ dispatchTool }, { toMcpToolResult }] = await Promise.all([import('../dispatch/index.js'), import('./tool-result.js')]);
     const token = request.params._meta?.progressToken;
-    let lastProgressAt = 0;
+    let lastProgressAt = -Infinity;
     const progress = (done: number, total?: number, message?: string) => {
       if (token === undefined || extra.signal.aborted) return;
-      const now = Date.now();
+      const now = monotonicNow();
       if (now - lastProgressAt < PROGRESS_INTERVAL_MS && (total === undefined || done < total)) return;
       lastProgressAt = now;
       void extra

@@ -18,6 +18,7 @@
  * says is past its bound. mcp-http-sessions.ts and rest-tools.ts only open and use sessions.
  */
 import { TooManySessionsError } from '../../errors.js';
+import { monotonicNow } from '../../timers.js';
 
 /** A used HTTP session unused this long is closed, in ms: hosts keep one per window for hours. */
 export const HTTP_SESSION_IDLE_MS = 30 * 60_000;
@@ -72,7 +73,7 @@ export interface HttpSessionsOptions {
   max?: number;
   /** A used session unused this long is ended, in ms. @default HTTP_SESSION_IDLE_MS */
   idleMs?: number;
-  /** The clock of `SessionUse`, injectable for tests. @default Date.now */
+  /** The clock of `SessionUse`, injectable for tests. @default monotonicNow (src/timers.ts: a sleep is not idle time) */
   now?: () => number;
 }
 
@@ -94,7 +95,7 @@ export class HttpSessions {
     const max = options.max ?? MAX_SESSIONS;
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`options.maxSessions must be a positive integer, got ${String(max)} (${typeof max})`);
     this.max = max;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? monotonicNow;
     this.#idleMs = options.idleMs ?? HTTP_SESSION_IDLE_MS;
     this.#reaper = setInterval(() => void this.reap(), REAP_INTERVAL_MS);
     this.#reaper.unref();
