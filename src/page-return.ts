@@ -43,7 +43,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { onBun } from './heap-growth.js';
 import { bunThreadHeap } from './bun-heap.js';
-import { realTimers, type Timers } from './timers.js';
+import { monotonicNow, realTimers, type Timers } from './timers.js';
 
 /** How often a thread reads its heap's size, in ms. The Node 24 pair above collected this often. */
 export const PAGE_RETURN_CHECK_MS = 30_000;
@@ -223,7 +223,7 @@ export function threadProbe(): PageProbe {
   return {
     heapBytes: onBun ? bunHeldBytes : () => getHeapStatistics().total_physical_size,
     returnPages: returnPagesNow,
-    now: () => performance.now(),
+    now: monotonicNow,
   };
 }
 
