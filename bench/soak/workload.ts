@@ -3,8 +3,8 @@
  *
  *   1. sessions come: 1 to 4, each over a transport drawn in turn (stdio proxy, socket,
  *      Streamable HTTP, REST) on a brain drawn at random;
- *   2. a burst on one brain (1, 10, 100 or 1000 files; 1000 only on the big one), sometimes
- *      with a git move or a file crossing the per-file bound, and its token;
+ *   2. a burst on one brain (1, 10, 100 or 1000 files; 1000 only on the big one; dealt from a deck,
+ *      burst-sizes.ts), sometimes with a git move or a file crossing the per-file bound, and its token;
  *   3. while the burst is picked up, the sessions query (seek, refs, impact, delegate, notes)
  *      and the token is looked up with seek until it is found;
  *   4. sessions go: one in three rounds one of them is killed in the middle of a call;
@@ -24,6 +24,7 @@ import { openSession, pollSocketsAfterBlocking, restCall, TRANSPORTS, type SoakS
 import type { Tree, TreeKind } from './trees.js';
 import { SeekProber } from './seek-prober.js';
 import { throwawayBrain } from './throwaway-brains.js';
+import { BurstSizes } from './burst-sizes.js';
 import { dirname, join } from 'node:path';
 
 /** The burst window's cap (src/watch: BURST_COALESCE_CAP_MS): a token's window starts with it. */
@@ -46,26 +47,6 @@ const REF_NAMES = ['total', 'items', 'rate', 'load', 'save', 'Store', 'cache', '
 
 /** The moves a brain's visits cycle over (Workload's #special): none, a file growing past the per-file bound or shrinking back, a branch switch, renames, a rebase, a `git gc`. */
 export const MOVES = 6;
-
-/**
- * The burst of a brain's `visit`-th round, from a `roll` in [0, 1): 1, 10, 100 or 60 files, and
- * on the big brain 1000 one round in eight, except that its first MOVES visits burst 1000 each.
- *
- * Why the first visits: they are the warm-up's, and the day's heaviest round (1000 files beside
- * a rebase, a branch switch or a `git gc`) is where memory reaches its working set. Drawn at
- * random (the 30-minute runs of the default seed), the first 1000-file burst beside a rebase
- * came at round 102, minute 15, and none beside a `git gc` in 30 minutes; Node 24's RSS made
- * its peak of the run in that minute (262 MB against 235-249 before), and Bun's climbed for 30
- * minutes before it stayed. The memory bound is judged after the 5-minute warm-up, so the
- * warm-up does the day's heaviest work once of each kind.
- */
-export function burstSizeOf(kind: TreeKind, visit: number, roll: number): number {
-  if (kind === 'big' && visit < MOVES) return 1000;
-  if (roll < 0.3) return 1;
-  if (roll < 0.6) return 10;
-  if (roll < 0.88 || kind !== 'big') return kind === 'big' ? 100 : 60;
-  return 1000;
-}
 
 export interface TokenRecord {
   round: number;
@@ -128,6 +109,7 @@ export class Workload {
   #rng: Rng;
   #transport = 0;
   #seekProber: SeekProber | undefined;
+  #sizes: BurstSizes;
 
   constructor(
     private owner: OwnerProcess,
@@ -139,6 +121,7 @@ export class Workload {
     private log: (line: string) => void,
   ) {
     this.#rng = new Rng(seedOf(seed, 'workload'));
+    this.#sizes = new BurstSizes(new Rng(seedOf(seed, 'burst sizes')), MOVES);
   }
 
   /** `count` REST seeks on the big brain, back to back: the idle p99's calls (timed on the prober's thread). */
@@ -245,7 +228,7 @@ export class Workload {
     const brain = this.brains[round % this.brains.length]!;
     // Each brain comes every third round: this is its `visit`-th.
     const visit = Math.floor(round / this.brains.length);
-    const size = burstSizeOf(brain.tree.kind, visit, rng.next());
+    const size = this.#sizes.next(brain.tree.kind, visit);
     let ops: string[] = [];
     try {
       ops = this.#special(brain, round, visit);
