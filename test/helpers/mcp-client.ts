@@ -57,3 +57,24 @@ export async function connectGardener(root: string, env: NodeJS.ProcessEnv, cli 
     close: () => client.close(),
   };
 }
+
+/**
+ * The progress notifications a connected client receives, recorded as they come off its
+ * transport, in order. Not the SDK's `onprogress`: its client hands a notification to its handler
+ * one microtask late but settles a response at once, so when the last progress notification and
+ * the answer arrive in one read (a loaded machine) the answer drops the request's progress
+ * handler first and the notification is lost to the caller ("unknown token"), though the server
+ * sent it before the answer.
+ */
+export function progressOnTheWire(client: Client): { progress: number; total?: number }[] {
+  const transport = client.transport;
+  if (!transport?.onmessage) throw new Error('progressOnTheWire: connect the client first');
+  const seen: { progress: number; total?: number }[] = [];
+  const handle = transport.onmessage.bind(transport);
+  transport.onmessage = (message, extra) => {
+    const m = message as { method?: string; params?: { progress: number; total?: number } };
+    if (m.method === 'notifications/progress' && m.params) seen.push({ progress: m.params.progress, total: m.params.total });
+    handle(message, extra);
+  };
+  return seen;
+}
