@@ -1,7 +1,7 @@
 /**
  * `npm run soak -- --minutes N`: an owner through a working day (issue 31 part 1), judged.
  *
- *   --minutes N        how long the day runs (default 30); the warm-up is judge.ts warmupMs
+ *   --minutes N        how long the day runs (default 30); the warm-up is judge.ts warmupMs, memory's memoryWarmupMs (an hour on Bun in a run of 120 minutes or more)
  *   --watch W          native (default) or fs.watch: the owner's watch host backend. fs.watch
  *                      is the fallback only Bun's runtime has (src/watch/fs-watch-backend.ts), so
  *                      it runs the owner on Bun with GARDENER_WATCH_NATIVE=0
@@ -35,7 +35,7 @@ import { Workload, type Brain, type TokenRecord, type WorkloadResult } from './w
 import { logVolumeLine, writeDoc, type SoakReport } from './report.js';
 import { cpuLine, cpuOfDay, readCpu } from './cpu-time.js';
 import { median } from '../tick-burst.js';
-import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX } from './judge.js';
+import { FLAT_SLOPE_MB_PER_10_MIN, PEAK_TOLERANCE_MB, SEEK_P99_RATIO_MAX, type SoakRuntime } from './judge.js';
 import { storeSizes } from './store-sizes.js';
 import { OWNER_GLIBC_TUNABLES } from '../../src/service/malloc-arenas.js';
 import { readQuery } from '../../src/ingest/tree-sitter/index.js';
@@ -109,6 +109,7 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
+const runtimeOf = (o: Options): SoakRuntime => (o.runtime.includes('bun') ? 'Bun' : 'Node');
 const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 /** Judges a written report again: its samples, tokens and seeks, under its own bounds. */
@@ -120,6 +121,7 @@ function rejudge(o: Options): number {
   const exit = saved.verdicts.ownerExit === 'exit 0' ? { code: 0, signal: null } : { code: -1, signal: saved.verdicts.ownerExit };
   const verdicts = judgeSoak({
     runMs: c.minutes * 60_000,
+    runtime: c.runtime === 'Bun' ? 'Bun' : 'Node',
     samples: saved.samples,
     finalQuiet: saved.samples[saved.samples.length - 1]!,
     tokens: (saved.workload as unknown as { tokens: TokenRecord[] }).tokens,
@@ -263,12 +265,12 @@ async function main(): Promise<number> {
     const logOfDay = Object.fromEntries(Object.entries(owner.logBytes).map(([level, n]) => [level, n - (logAtStart[level] ?? 0)]));
     const ownerExit = await owner.stop();
     const bounds: Bounds = { maxSlopeMb: o.maxSlopeMb, peakToleranceMb: o.peakToleranceMb, seekRatioMax: o.seekRatio, fdSlack: 8, watchSlack: 16, threadSlack: 4 };
-    const verdicts = judgeSoak({ runMs, samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, throwaways: workload.result.throwaways, bounds });
+    const verdicts = judgeSoak({ runMs, runtime: runtimeOf(o), samples: sampler.samples, finalQuiet, tokens: workload.result.tokens, idleSeekMs, soakSeekMs: workload.result.probeSeekMs, backlogEnd, ownerExit, throwaways: workload.result.throwaways, bounds });
     const { probeSeekMs, probeSeekAt, calls, ...rest } = workload.result;
     const report: SoakReport = {
       config: {
         minutes: o.minutes,
-        runtime: o.runtime.includes('bun') ? 'Bun' : 'Node',
+        runtime: runtimeOf(o),
         runtimeVersion: execFileSync(o.runtime, ['--version'], { encoding: 'utf8' }).trim(),
         runtimeArg: o.runtimeArg === null || !o.runtimeArg.includes('/') ? o.runtimeArg : relative(process.cwd(), resolve(o.runtimeArg)),
         watchBackend: o.watch,
@@ -307,9 +309,10 @@ async function main(): Promise<number> {
 function printSummary(r: SoakReport, out: string): void {
   const v = r.verdicts;
   const p = (n: number | null) => (n === null || !Number.isFinite(n) ? '–' : n.toFixed(2));
-  console.log(`soak: ${r.config.minutes} min on ${r.config.runtime} ${r.config.runtimeVersion}, watch ${r.config.watchBackend}, ${r.workload.rounds} rounds, ${r.samples.length} samples, warm-up ${(v.warmupMs / 1000).toFixed(0)} s`);
+  console.log(`soak: ${r.config.minutes} min on ${r.config.runtime} ${r.config.runtimeVersion}, watch ${r.config.watchBackend}, ${r.workload.rounds} rounds, ${r.samples.length} samples, warm-up ${(v.warmupMs / 1000).toFixed(0)} s${v.memoryWarmupMs && v.memoryWarmupMs !== v.warmupMs ? ` (memory: ${(v.memoryWarmupMs / 1000).toFixed(0)} s)` : ''}`);
   for (const m of v.memory) console.log(`  ${m.name}: slope ${p(m.slopeMbPer10Min)} MB/10 min, peak ${p(m.earlierPeakMb)} MB before the last third, ${p(m.lastThirdPeakMb)} MB in it`);
-  const judged = r.samples.filter((s) => s.t >= v.warmupMs && s.rssFileMb !== undefined);
+  for (const m of v.memoryFromFirstWarmup ?? []) console.log(`  (from ${(v.warmupMs / 1000).toFixed(0)} s, information) ${m.name}: slope ${p(m.slopeMbPer10Min)} MB/10 min, peak ${p(m.earlierPeakMb)} then ${p(m.lastThirdPeakMb)} MB: ${m.ok ? 'met' : 'missed'}`);
+  const judged = r.samples.filter((s) => s.t >= (v.memoryWarmupMs ?? v.warmupMs) && s.rssFileMb !== undefined);
   if (judged.length) console.log(`  of RSS mapped from files (code and native modules): ${p(judged[0]!.rssFileMb!)} MB after the warm-up, ${p(judged[judged.length - 1]!.rssFileMb!)} MB at the end`);
   for (const l of v.levels) console.log(`  ${l.name}: ${l.baseline} with no session (its level: the median of the first five quiet readings after the warm-up), ${l.final} at the end`);
   console.log(`  zombies at most ${v.zombiesMax}; tokens ${v.tokens.written} written, ${v.tokens.lost} lost, ${v.tokens.late} late; backlog at the end ${v.backlogEnd}`);

@@ -117,7 +117,7 @@ export function renderDocSection(r: SoakReport): string {
       `A REST seek every 500 ms on the big brain (${calls.probeSeeks} calls) against ${r.idleSeekMs.length} before the soak, idle, at the same cadence.`,
     '',
     `Every 10 s the owner's RSS, each thread's heap (asked of the owner: \`status\` carries them), descriptors (/proc/PID/fd), inotify watches (fdinfo, the watch host's included), threads (/proc/PID/task) and children, zombies apart (${r.samples.length} samples; a zombie counts when it is still one ${ZOMBIE_GRACE_MS / 1000} s after the reading, and ${reaped} seen were reaped within that). ` +
-      `Memory is judged after a warm-up of ${(v.warmupMs / 60_000).toFixed(1)} minutes (5 minutes for 30 or more, else a sixth of the run); levels are read with no session open and the brains settled (backlog 0, no tick), after each round.`,
+      warmupSentence(v),
     '',
     `![The owner's RSS and heaps over the soak](${svgName(sectionKey(c))})`,
     '',
@@ -125,7 +125,7 @@ export function renderDocSection(r: SoakReport): string {
     '| --- | --- | --- | --- | --- |',
     ...mem,
     '',
-    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.${pageReturnsLine(r.samples)}${outsideHeapsLine(r.samples, v.warmupMs)}${halvesLine(r.samples, v.warmupMs)}${storesLine(r.samples, v.warmupMs)}`,
+    `RSS over the whole run: ${f1(Math.min(...rssAll))} to ${f1(Math.max(...rssAll))} MB.${firstWarmupLine(v)}${pageReturnsLine(r.samples)}${outsideHeapsLine(r.samples, memoryWarmup(v))}${halvesLine(r.samples, memoryWarmup(v))}${storesLine(r.samples, memoryWarmup(v))}`,
     '',
     '| count with no session open | its level (median of the first 5 quiet readings after the warm-up) | at the end | target (back to its level) |',
     '| --- | --- | --- | --- |',
@@ -167,6 +167,27 @@ export function logVolumeLine(r: Pick<SoakReport, 'ownerLogBytes' | 'config'>): 
  * the heaps and external memory read (SQLite's caches, malloc's arenas, code, the pool's other
  * threads), as slopes after the warm-up.
  */
+/** The warm-up before memory was judged (a report made before memoryWarmupMs has the one warm-up). */
+const memoryWarmup = (v: Verdicts) => v.memoryWarmupMs ?? v.warmupMs;
+const minutes = (ms: number) => (ms / 60_000).toFixed(1);
+
+function warmupSentence(v: Verdicts): string {
+  const levels = 'levels are read with no session open and the brains settled (backlog 0, no tick), after each round';
+  const rule = '5 minutes for 30 or more, else a sixth of the run';
+  if (memoryWarmup(v) === v.warmupMs) return `Memory is judged after a warm-up of ${minutes(v.warmupMs)} minutes (${rule}); ${levels}.`;
+  return (
+    `Memory is judged after a warm-up of ${minutes(memoryWarmup(v))} minutes (on Bun, in a run of 120 minutes or more, the hour it climbs to its working set, as its soaks measured it: bench/soak/judge.ts CLIMB_MS), ` +
+    `descriptors, watches and threads after ${minutes(v.warmupMs)} minutes (${rule}); ${levels}.`
+  );
+}
+
+/** What the first warm-up would have said of memory, where the runtime's is longer (information). */
+function firstWarmupLine(v: Verdicts): string {
+  if (!v.memoryFromFirstWarmup) return '';
+  const each = v.memoryFromFirstWarmup.map((m) => `${m.name} slope ${f2(m.slopeMbPer10Min)} MB/10 min (${m.ok ? 'met' : 'missed'}; peaks ${f1(m.earlierPeakMb)} then ${f1(m.lastThirdPeakMb)} MB)`);
+  return ` Judged from minute ${Number((v.warmupMs / 60_000).toFixed(1))} instead, as issue 31 first set it (information): ${each.join(', ')}.`;
+}
+
 function outsideHeapsLine(samples: readonly Sample[], warmupMs: number): string {
   const judged = samples.filter((s) => s.t >= warmupMs && s.externalMb && s.mainHeapMb !== null);
   if (judged.length < 2) return '';
@@ -241,5 +262,5 @@ export function writeDoc(root: string, r: SoakReport): void {
   const b = doc.indexOf(docEnd(key));
   const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + docEnd(key).length + 1) : doc.replace(/\n*$/, '\n\n') + section;
   writeFileSync(docPath, next);
-  writeFileSync(join(root, 'docs', svgName(key)), renderSvg(r.samples, r.verdicts.warmupMs));
+  writeFileSync(join(root, 'docs', svgName(key)), renderSvg(r.samples, memoryWarmup(r.verdicts)));
 }

@@ -2,7 +2,7 @@
  * From what a soak recorded to its verdicts: each target judged (judge.ts), with the line that
  * names it when it is missed.
  */
-import { judgeFlat, judgeLevel, judgeSeek, warmupMs, type FlatVerdict, type LevelVerdict, type Point, type SeekVerdict } from './judge.js';
+import { CLIMB_MS, judgeFlat, judgeLevel, judgeSeek, memoryWarmupMs, warmupMs, type FlatVerdict, type LevelVerdict, type Point, type SeekVerdict, type SoakRuntime } from './judge.js';
 import type { Sample } from './sampler.js';
 import type { TokenRecord } from './workload.js';
 
@@ -20,8 +20,13 @@ export interface Bounds {
 }
 
 export interface Verdicts {
+  /** Before the levels are read (judge.ts warmupMs). */
   warmupMs: number;
+  /** Before memory is judged (judge.ts memoryWarmupMs); absent in a report made before it, where it is warmupMs. */
+  memoryWarmupMs?: number;
   memory: FlatVerdict[];
+  /** Memory judged from warmupMs, as issue 31 first set it, where memoryWarmupMs is longer (information); else null. */
+  memoryFromFirstWarmup?: FlatVerdict[] | null;
   levels: LevelVerdict[];
   zombiesMax: number;
   tokens: { written: number; lost: number; late: number; foundMsP50: number | null; foundMsMax: number | null };
@@ -43,6 +48,8 @@ export const series = (samples: readonly Sample[], pick: (s: Sample) => number |
 
 export function judgeSoak(input: {
   runMs: number;
+  /** Whose owner it was: its climb sets memory's warm-up (judge.ts CLIMB_MS). @default 'Node' */
+  runtime?: SoakRuntime;
   samples: readonly Sample[];
   finalQuiet: Sample;
   tokens: readonly TokenRecord[];
@@ -54,14 +61,22 @@ export function judgeSoak(input: {
   bounds: Bounds;
 }): Verdicts {
   const b = input.bounds;
+  const runtime = input.runtime ?? 'Node';
   const warmup = warmupMs(input.runMs);
+  const memoryWarmup = memoryWarmupMs(input.runMs, runtime);
   const all = input.samples;
-  const memory = [
-    judgeFlat('RSS', series(all, (s) => s.rssMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
-    judgeFlat('main thread heap', series(all, (s) => s.mainHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
-    judgeFlat('pool thread heap', series(all, (s) => s.poolHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
-    judgeFlat('store writers heap', series(all, (s) => s.writersHeapMb), warmup, b.maxSlopeMb, b.peakToleranceMb),
+  const judgeMemory = (from: number) => [
+    judgeFlat('RSS', series(all, (s) => s.rssMb), from, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('main thread heap', series(all, (s) => s.mainHeapMb), from, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('pool thread heap', series(all, (s) => s.poolHeapMb), from, b.maxSlopeMb, b.peakToleranceMb),
+    judgeFlat('store writers heap', series(all, (s) => s.writersHeapMb), from, b.maxSlopeMb, b.peakToleranceMb),
   ];
+  const memory = judgeMemory(memoryWarmup);
+  const climb = CLIMB_MS[runtime];
+  if (memoryWarmup < climb) {
+    const hint = `; ${runtime} climbs to its working set for about an hour: run ${(2 * climb) / 60_000} minutes or more to judge it after that`;
+    for (const v of memory) if (v.missed) v.missed += hint;
+  }
   const quiet = all.filter((s) => s.quiet && s.t >= warmup && s !== input.finalQuiet);
   const f = input.finalQuiet;
   const levels = [
@@ -92,7 +107,8 @@ export function judgeSoak(input: {
     ...(input.ownerExit.code !== 0 ? [`owner: SIGTERM ended it with ${ownerExit}, not exit 0`] : []),
     ...(throwaways && throwaways.removed < throwaways.tried ? [`throwaway brains: ${throwaways.tried - throwaways.removed} of ${throwaways.tried} not made and removed through the owner`] : []),
   ];
-  return { warmupMs: warmup, memory, levels, zombiesMax, tokens, backlogEnd: input.backlogEnd, seek, ownerExit, throwaways, missed };
+  const memoryFromFirstWarmup = memoryWarmup > warmup ? judgeMemory(warmup) : null;
+  return { warmupMs: warmup, memoryWarmupMs: memoryWarmup, memory, memoryFromFirstWarmup, levels, zombiesMax, tokens, backlogEnd: input.backlogEnd, seek, ownerExit, throwaways, missed };
 }
 
 /**
