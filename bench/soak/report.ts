@@ -161,12 +161,6 @@ export function logVolumeLine(r: Pick<SoakReport, 'ownerLogBytes' | 'config'>): 
   return ` The owner's log at the default level (info and above), its start and stop left out: ${kb(atDefault)} KB in ${r.config.minutes} minutes, ${kb(perDay)} KB a day at that rate (debug, which the soak reads, added ${kb(b.debug ?? 0)} KB).`;
 }
 
-/**
- * Where RSS went beside the judged heaps, as information: each thread's external memory
- * (ArrayBuffers, WebAssembly: a grammar's memory never shrinks) and what is left of RSS past
- * the heaps and external memory read (SQLite's caches, malloc's arenas, code, the pool's other
- * threads), as slopes after the warm-up.
- */
 /** The warm-up before memory was judged (a report made before memoryWarmupMs has the one warm-up). */
 const memoryWarmup = (v: Verdicts) => v.memoryWarmupMs ?? v.warmupMs;
 const minutes = (ms: number) => (ms / 60_000).toFixed(1);
@@ -188,6 +182,12 @@ function firstWarmupLine(v: Verdicts): string {
   return ` Judged from minute ${Number((v.warmupMs / 60_000).toFixed(1))} instead, as issue 31 first set it (information): ${each.join(', ')}.`;
 }
 
+/**
+ * Where RSS went beside the judged heaps, as information: each thread's external memory
+ * (ArrayBuffers, WebAssembly: a grammar's memory never shrinks) and what is left of RSS past
+ * the heaps and external memory read (SQLite's caches, malloc's arenas, code, the pool's other
+ * threads), as slopes after the warm-up.
+ */
 function outsideHeapsLine(samples: readonly Sample[], warmupMs: number): string {
   const judged = samples.filter((s) => s.t >= warmupMs && s.externalMb && s.mainHeapMb !== null);
   if (judged.length < 2) return '';
