@@ -1,0 +1,162 @@
+/**
+ * The issue eval's run: for each repository, one shared clone; its tasks in commit-date order,
+ * each checked out at its base commit and brought into one brain by a tick (the first ingests
+ * everything, later ones what the checkout changed; history is mined up to the base, never past
+ * it); then `delegate` is asked with the issue text and its default budget through
+ * `dispatchTool`, as a transport would, and a plain BM25 over whole files runs beside it over
+ * the same files. Nothing of a repository is kept: clone, brain and home are one temporary
+ * folder removed at the end.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { dispatchTool } from '../../src/dispatch/index.js';
+import { languageOf } from '../../src/ingest/language.js';
+import { DEFAULT_DELEGATE_BUDGET_TOKENS } from '../../src/tools/recall-tools.js';
+import { runTick } from '../../src/vigil/index.js';
+import { ScratchHome } from '../../bench/scratch-home.js';
+import { bm25Doc, rankBm25, type Bm25Doc } from '../../bench/recall/bm25.js';
+import { git } from '../../bench/recall/sample-commits.js';
+import { goldFiles, type IssueTask } from './tasks.js';
+import { scoreIssue, type IssueScores } from './metrics.js';
+import { repoDir } from './repo-dirs.js';
+
+export const SYSTEMS = ['delegate', 'bm25'] as const;
+export type System = (typeof SYSTEMS)[number];
+/** Files of each ranking kept in the results: past twenty an agent no longer reads the list. */
+export const KEPT_RANKS = 20;
+
+export interface IssueResult {
+  id: string;
+  repo: string;
+  language: string;
+  gold: string[];
+  scores: Record<System, IssueScores>;
+  /** The first files of each ranking, best first. */
+  top: Record<System, string[]>;
+  delegateMs: number;
+  /** The delegate answer's compact JSON, in characters. */
+  answerChars: number;
+  /** Files the answer lists. */
+  answerFiles: number;
+  files: number;
+  /** What delegate said it matched, when it says (the answer's `clues`). */
+  clues?: unknown;
+  error?: string;
+}
+
+export interface Skipped {
+  id: string;
+  repo: string;
+  why: string;
+}
+
+export interface IssueRunOptions {
+  tasks: IssueTask[];
+  /** The folder repositories are found in (repo-dirs.ts). */
+  reposDir: string;
+  /** `owner/name`s left out, lower-cased. */
+  exclude: ReadonlySet<string>;
+  /** When set, only these repositories, lower-cased. */
+  only?: ReadonlySet<string>;
+  /** Most tasks per repository (the first by commit date). */
+  perRepo?: number;
+}
+
+export async function runIssues(options: IssueRunOptions, log: (line: string) => void): Promise<{ results: IssueResult[]; skipped: Skipped[] }> {
+  const results: IssueResult[] = [];
+  const skipped: Skipped[] = [];
+  const byRepo = new Map<string, IssueTask[]>();
+  for (const t of options.tasks) {
+    const key = t.repo.toLowerCase();
+    if (options.exclude.has(key) || (options.only && !options.only.has(key))) continue;
+    if (goldFiles(t).length === 0) {
+      skipped.push({ id: t.id, repo: t.repo, why: 'the patch changes no code file that exists before it (only tests, docs or new files)' });
+      continue;
+    }
+    byRepo.set(key, [...(byRepo.get(key) ?? []), t]);
+  }
+  for (const tasks of byRepo.values()) {
+    const name = tasks[0]!.repo;
+    const dir = repoDir(options.reposDir, name);
+    if (!dir) {
+      for (const t of tasks) skipped.push({ id: t.id, repo: name, why: `no clone of ${name} under ${options.reposDir}` });
+      log(`${name}: no clone under ${options.reposDir}, ${tasks.length} tasks skipped`);
+      continue;
+    }
+    await runRepo(dir, name, tasks, options.perRepo, results, skipped, log);
+  }
+  return { results, skipped };
+}
+
+async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: number | undefined, results: IssueResult[], skipped: Skipped[], log: (line: string) => void) {
+  const scratch = new ScratchHome('gardener-issues-');
+  const dir = join(scratch.dir, basename(name));
+  execFileSync('git', ['clone', '-q', '--no-checkout', '--shared', resolve(repo), dir], { stdio: 'ignore' });
+  try {
+    const dated: { t: IssueTask; at: number }[] = [];
+    for (const t of all) {
+      try {
+        dated.push({ t, at: Number(git(dir, ['show', '-s', '--format=%ct', `${t.base}^{commit}`]).trim()) });
+      } catch {
+        skipped.push({ id: t.id, repo: name, why: `base commit ${t.base.slice(0, 12)} is not in the clone` });
+      }
+    }
+    dated.sort((a, b) => a.at - b.at || a.t.id.localeCompare(b.t.id));
+    const tasks = dated.map((d) => d.t).slice(0, perRepo ?? Infinity);
+    const docs = new Map<string, Bm25Doc>();
+    for (const [i, t] of tasks.entries()) {
+      git(dir, ['checkout', '-q', '--force', '--detach', t.base]);
+      const { brain } = await scratch.brains.ensure(dir);
+      const t0 = performance.now();
+      const report = await runTick(brain, { inventory: i === 0 });
+      const tickMs = performance.now() - t0;
+      if (report.backlogLeft > 0) throw new Error(`issues: the tick left ${report.backlogLeft} paths in the backlog of ${name} at ${t.base}`);
+      const { session, ctx } = scratch.session(dir);
+      const gold = goldFiles(t);
+      const rows = brain.reader.prepare('SELECT path, hash, indexed FROM files').all<{ path: string; hash: string; indexed: number }>();
+      const mapped = new Set(rows.map((r) => r.path));
+      const unmapped = gold.filter((g) => !mapped.has(g));
+      if (unmapped.length === gold.length) {
+        skipped.push({ id: t.id, repo: name, why: `no gold file is in the map at the base (${unmapped.join(', ')})` });
+        continue;
+      }
+      const corpus = rows.map((r) => {
+        const key = `${r.path}\0${r.hash}`;
+        let d = docs.get(key);
+        if (!d) {
+          let text = '';
+          if (r.indexed) try { text = readFileSync(join(dir, r.path), 'utf8'); } catch { /* gone or unreadable: path words only */ }
+          docs.set(key, (d = bm25Doc(r.path, r.path, text)));
+        }
+        return d;
+      });
+      const bm25 = rankBm25(corpus, t.text, KEPT_RANKS).map((h) => h.id);
+      const started = performance.now();
+      const del = await dispatchTool(session.toolsByName, 'delegate', { task: t.text, budget_tokens: DEFAULT_DELEGATE_BUDGET_TOKENS }, ctx);
+      const delegateMs = performance.now() - started;
+      const value = del.value as { files?: { path: string }[]; clues?: unknown };
+      const lists: Record<System, string[]> = { delegate: del.isError ? [] : (value.files ?? []).map((f) => f.path), bm25 };
+      const scores = { delegate: scoreIssue(lists.delegate, gold), bm25: scoreIssue(lists.bm25, gold) };
+      const json = JSON.stringify(del.value);
+      results.push({
+        id: t.id,
+        repo: name,
+        language: languageOf(gold[0]!) ?? 'other',
+        gold,
+        scores,
+        top: { delegate: lists.delegate.slice(0, KEPT_RANKS), bm25: lists.bm25.slice(0, KEPT_RANKS) },
+        delegateMs,
+        answerChars: json.length,
+        answerFiles: lists.delegate.length,
+        files: rows.length,
+        ...(value.clues !== undefined ? { clues: value.clues } : {}),
+        ...(del.isError ? { error: json } : {}),
+      });
+      const rank = (s: System) => (scores[s].rr > 0 ? String(Math.round(1 / scores[s].rr)) : '-');
+      log(`${name} ${i + 1}/${tasks.length} ${t.id} (${rows.length} files, tick ${(tickMs / 1000).toFixed(1)} s): first gold at delegate ${rank('delegate')}, bm25 ${rank('bm25')}; all gold in top 5: ${scores.delegate.acc[5]}/${scores.bm25.acc[5]}; ${delegateMs.toFixed(0)} ms, ${json.length} chars`);
+    }
+  } finally {
+    await scratch.close();
+  }
+}
