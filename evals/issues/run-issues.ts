@@ -105,12 +105,20 @@ async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: nu
     dated.sort((a, b) => a.at - b.at || a.t.id.localeCompare(b.t.id));
     const tasks = dated.map((d) => d.t).slice(0, perRepo ?? Infinity);
     const docs = new Map<string, Bm25Doc>();
+    const leftOut = new Set<string>();
+    let reportedLeftOut = 0;
     for (const [i, t] of tasks.entries()) {
-      git(dir, ['checkout', '-q', '--force', '--detach', t.base]);
+      try {
+        checkoutBase(dir, t.base, leftOut);
+      } catch (err) {
+        skipped.push({ id: t.id, repo: name, why: `checkout of ${t.base.slice(0, 12)} failed: ${(err as Error).message.split('\n')[0]}` });
+        continue;
+      }
       const { brain } = await scratch.brains.ensure(dir);
       const t0 = performance.now();
       const report = await runTick(brain, { inventory: i === 0 });
       const tickMs = performance.now() - t0;
+      if (leftOut.size > reportedLeftOut && (reportedLeftOut = leftOut.size)) log(`${name}: ${leftOut.size} files whose content the clone lacks are left out of the checkout (${[...leftOut].slice(0, 3).join(', ')}${leftOut.size > 3 ? ', …' : ''})`);
       if (report.backlogLeft > 0) throw new Error(`issues: the tick left ${report.backlogLeft} paths in the backlog of ${name} at ${t.base}`);
       const { session, ctx } = scratch.session(dir);
       const gold = goldFiles(t);
@@ -158,5 +166,28 @@ async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: nu
     }
   } finally {
     await scratch.close();
+  }
+}
+
+/** Most rounds of leaving out files whose content the clone lacks before a checkout gives up. */
+const CHECKOUT_ROUNDS = 20;
+
+/**
+ * Checks out `base`, leaving out (by sparse checkout) files whose blobs the clone lacks: a
+ * snapshot may hold a repository without its largest files, and git refuses the whole checkout
+ * for one missing blob. Those files are too large to be mapped anyway.
+ */
+function checkoutBase(dir: string, base: string, leftOut: Set<string>): void {
+  for (let round = 0; ; round++) {
+    try {
+      git(dir, ['checkout', '-q', '--force', '--detach', base]);
+      return;
+    } catch (err) {
+      const text = String((err as { stderr?: string }).stderr ?? (err as Error).message);
+      const missing = [...text.matchAll(/invalid object [0-7]+ [0-9a-f]+ for '(.+)'/g)].map((m) => m[1]!).filter((p) => !leftOut.has(p));
+      if (missing.length === 0 || round >= CHECKOUT_ROUNDS) throw err;
+      for (const p of missing) leftOut.add(p);
+      git(dir, ['sparse-checkout', 'set', '--no-cone', '/*', ...[...leftOut].map((p) => `!/${p.replace(/([*?[\\!])/g, '\\$1')}`)]);
+    }
   }
 }
