@@ -14,6 +14,8 @@ import { dispatchTool } from '../../src/dispatch/index.js';
 import { languageOf } from '../../src/ingest/language.js';
 import { DEFAULT_DELEGATE_BUDGET_TOKENS } from '../../src/tools/recall-tools.js';
 import { runTick } from '../../src/vigil/index.js';
+import { analyseQuery, rankFiles } from '../../src/ranking/index.js';
+import type { RankExplain } from '../../src/ranking/rank-files.js';
 import { ScratchHome } from '../../bench/scratch-home.js';
 import { bm25Doc, rankBm25, type Bm25Doc } from '../../bench/recall/bm25.js';
 import { git } from '../../bench/recall/sample-commits.js';
@@ -43,6 +45,23 @@ export interface IssueResult {
   /** What delegate said it matched, when it says (the answer's `clues`). */
   clues?: unknown;
   error?: string;
+  /** Every list delegate's ranking fused, and the path priors of their files (learn-weights.ts re-fuses them). */
+  lists?: ExplainedLists;
+}
+
+/** The fused lists of one ranking, cut to EXPLAINED_DEPTH entries each. */
+export interface ExplainedLists {
+  lists: { name: string; weight: number; paths: string[]; ranks: number[] }[];
+  priors: Record<string, number>;
+}
+
+/** Entries of each list kept for re-fusion: past this a list adds under 1/(RRF_K + 60). */
+export const EXPLAINED_DEPTH = 60;
+
+function explained(e: RankExplain): ExplainedLists {
+  const lists = e.lists.map((l) => ({ ...l, paths: l.paths.slice(0, EXPLAINED_DEPTH), ranks: l.ranks.slice(0, EXPLAINED_DEPTH) }));
+  const kept = new Set(lists.flatMap((l) => l.paths));
+  return { lists, priors: Object.fromEntries([...e.priors].filter(([p]) => kept.has(p))) };
 }
 
 export interface Skipped {
@@ -147,6 +166,9 @@ async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: nu
       const lists: Record<System, string[]> = { delegate: del.isError ? [] : (value.files ?? []).map((f) => f.path), bm25 };
       const scores = { delegate: scoreIssue(lists.delegate, gold), bm25: scoreIssue(lists.bm25, gold) };
       const json = JSON.stringify(del.value);
+      const explain: RankExplain = { lists: [], priors: new Map() };
+      const q = analyseQuery(t.text);
+      if (!q.empty) rankFiles(brain.reader, q, { limit: KEPT_RANKS, explain });
       results.push({
         id: t.id,
         repo: name,
@@ -160,6 +182,7 @@ async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: nu
         files: rows.length,
         ...(value.clues !== undefined ? { clues: value.clues } : {}),
         ...(del.isError ? { error: json } : {}),
+        lists: explained(explain),
       });
       const rank = (s: System) => (scores[s].rr > 0 ? String(Math.round(1 / scores[s].rr)) : '-');
       log(`${name} ${i + 1}/${tasks.length} ${t.id} (${rows.length} files, tick ${(tickMs / 1000).toFixed(1)} s): first gold at delegate ${rank('delegate')}, bm25 ${rank('bm25')}; all gold in top 5: ${scores.delegate.acc[5]}/${scores.bm25.acc[5]}; ${delegateMs.toFixed(0)} ms, ${json.length} chars`);

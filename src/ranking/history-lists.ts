@@ -39,7 +39,7 @@ export interface HistoryListsInput<C extends HistoryCandidate> {
   /** The candidate for a mapped file (made and added when new), or undefined when the path is not mapped. */
   candidateAt(rootId: number, path: string): C | undefined;
   /** Fuses a list; `ranks[i]` is entry i's rank (tied entries share one). */
-  addList(list: C[], weight: number, ranks: readonly number[]): void;
+  addList(list: C[], weight: number, ranks: readonly number[], name: string): void;
 }
 
 /** True when some root has history to rank by. */
@@ -51,12 +51,12 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
   const heads = historyHeads(input.db);
   if (heads.size === 0) return;
   const { db } = input;
-  const add = (scores: Map<C, number>, weight: number) => {
+  const add = (scores: Map<C, number>, weight: number, name: string) => {
     const sorted = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].path.localeCompare(b[0].path));
     // Competition ranks (1224): files a list scores the same get the same credit.
     const ranks: number[] = [];
     for (const [i, [, s]] of sorted.entries()) ranks.push(i > 0 && s === sorted[i - 1]![1] ? ranks[i - 1]! : i);
-    input.addList(sorted.map(([c]) => c), weight, ranks);
+    input.addList(sorted.map(([c]) => c), weight, ranks, name);
   };
 
   if (W.RECENCY_LIST_WEIGHT > 0) {
@@ -68,7 +68,7 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
       for (const id of recentCommitIds(db, c.rootId, c.path, W.RECENT_TOUCHES)) s += 0.5 ** ((top - id) / W.RECENCY_HALF_LIFE_COMMITS);
       if (s > 0) scores.set(c, s);
     }
-    add(scores, W.RECENCY_LIST_WEIGHT);
+    add(scores, W.RECENCY_LIST_WEIGHT, 'recency');
   }
 
   // Paths are scored first and only the best `limit` become candidates: each new candidate is
@@ -103,7 +103,7 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
     const best = [...scores.entries()].sort((a, b) => b[1].score - a[1].score || a[1].path.localeCompare(b[1].path)).slice(0, W.CO_CHANGE_FILES * 3);
     const kept = new Map(best);
     for (const e of kept.values()) e.score /= Math.sqrt(Math.max(1, churnOf(db, e.rootId, e.path)));
-    add(resolve(kept, W.CO_CHANGE_FILES), W.CO_CHANGE_LIST_WEIGHT);
+    add(resolve(kept, W.CO_CHANGE_FILES), W.CO_CHANGE_LIST_WEIGHT, 'cochange');
   }
 
   if (W.MESSAGE_LIST_WEIGHT > 0 && input.match !== '') {
@@ -112,6 +112,6 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
       if (m.files > W.MESSAGE_MAX_FILES) continue;
       for (const p of pathsOf(db, m.commitId)) bump(scores, m.rootId, p, 1 / ((rank + 1) * Math.sqrt(m.files)));
     }
-    add(resolve(scores, W.MESSAGE_FILES), W.MESSAGE_LIST_WEIGHT);
+    add(resolve(scores, W.MESSAGE_FILES), W.MESSAGE_LIST_WEIGHT, 'messages');
   }
 }

@@ -7,6 +7,7 @@
 import { STOP_WORDS } from './stop-words.js';
 import { compoundTokens, splitWords } from './words.js';
 import { MAX_QUERY_TERMS } from './weights.js';
+import { issueClues, looksLikeIssue, withoutNoise, type IssueClues } from './issue-clues.js';
 
 export interface RankQuery {
   /** Split words, lower-cased, no stop words, most repeated first, at most MAX_QUERY_TERMS. */
@@ -15,13 +16,17 @@ export interface RankQuery {
   compounds: string[];
   /** Why the query is empty, when it is. */
   empty: string | null;
+  /** What an issue-like text (several lines, or code in it) names: paths, quoted names, its title. */
+  clues?: IssueClues;
 }
 
 /** The longest text read, in characters: past this a task is a dump, not a task (100 KB is read whole). */
 export const MAX_QUERY_CHARS = 200_000;
 
 export function analyseQuery(text: string): RankQuery {
-  const body = text.length > MAX_QUERY_CHARS ? text.slice(0, MAX_QUERY_CHARS) : text;
+  const whole = text.length > MAX_QUERY_CHARS ? text.slice(0, MAX_QUERY_CHARS) : text;
+  const issue = looksLikeIssue(whole);
+  const body = issue ? withoutNoise(whole) : whole;
   const counts = new Map<string, number>();
   let seen = 0;
   for (const w of splitWords(body)) {
@@ -38,5 +43,5 @@ export function analyseQuery(text: string): RankQuery {
       ? 'the text has no letters or digits to search for'
       : 'every word of the text is a stop word (like "add", "fix", "the"): name the code, the behaviour or the file';
   }
-  return { words, compounds, empty };
+  return { words, compounds, empty, ...(issue && empty === null ? { clues: issueClues(whole) } : {}) };
 }

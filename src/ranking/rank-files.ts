@@ -29,6 +29,8 @@ import type { ImportRef } from '../ingest/extract/types.js';
 import { sameWord, wordsOfName } from './words.js';
 import * as W from './weights.js';
 import { addHistoryLists, hasHistory } from './history-lists.js';
+import { defineHits, pathClueHits, titleHits } from './clue-lists.js';
+import { splitWords } from './words.js';
 
 export interface RankedFile {
   rootId: number;
@@ -39,6 +41,8 @@ export interface RankedFile {
   matched: SymbolDef[];
   /** Every definition of the file, as stored. */
   defs: SymbolDef[];
+  /** The issue clues it matched, when the text read as an issue and it matched any. */
+  clues?: FileClues;
 }
 
 export interface RankOptions {
@@ -46,6 +50,25 @@ export interface RankOptions {
   limit: number;
   /** Root-relative paths named by notes that match the task. */
   noteFiles?: readonly string[];
+  /**
+   * When given, each fused list is handed here as it is added (its name, weight, the paths in
+   * order and their ranks), and each candidate's path prior at the end: what the issue eval
+   * learns list weights from (evals/issues/), never read by the tools.
+   */
+  explain?: RankExplain;
+}
+
+export interface RankExplain {
+  lists: { name: string; weight: number; paths: string[]; ranks: number[] }[];
+  priors: Map<string, number>;
+}
+
+/** Why a file ranked, for the answer: the clues of an issue it matched. */
+export interface FileClues {
+  /** The path the text named that this file's path ends with. */
+  path?: string;
+  /** Quoted names this file defines, rarest first. */
+  defines?: string[];
 }
 
 const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
@@ -92,12 +115,14 @@ interface Candidate {
   matched: SymbolDef[];
   noteRank: number;
   namedRank: number;
+  clues?: FileClues;
 }
 
 export function rankFiles(db: Database, query: RankQuery, options: RankOptions): RankedFile[] {
   if (query.words.length + query.compounds.length === 0) return [];
   // (A text of compounds only has no words: its candidates come from the named query.)
-  const { total, df } = documentFrequencies(db, [...query.words, ...query.compounds]);
+  const titleWords = query.clues ? splitWords(query.clues.title) : [];
+  const { total, df } = documentFrequencies(db, [...new Set([...query.words, ...query.compounds, ...titleWords])]);
   const match = ftsMatchOf(query, df, total, W.FTS_WORD_FORMS ? wordForms(query.words, W.PREFIX_MIN_CHARS) : undefined);
   const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
   const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
@@ -123,7 +148,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   // among thirty words of prose, bm25 would let them count as one word each.
   const named = query.compounds.length === 0 ? [] : db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
-    .all<{ id: number }>(rarest(query.compounds, df, total).map(quote).join(' OR '), W.NAMED_CANDIDATE_FILES);
+    .all<{ id: number }>(rarest(indexedOrAll(query.compounds, df), df, total).map(quote).join(' OR '), W.NAMED_CANDIDATE_FILES);
   const namedRank = new Map(named.map((r, i) => [r.id, i]));
   const ids = [...rows.map((r) => r.id)];
   const inText = new Set(ids);
@@ -172,17 +197,31 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
 
   const fused = new Map<Candidate, number>();
   // `ranks` (optional) gives tied entries one rank: a list that cannot tell them apart must not order them by name.
-  const addList = (list: Candidate[], weight: number, ranks?: readonly number[]) => {
+  const addList = (list: Candidate[], weight: number, ranks: readonly number[] | undefined, name: string) => {
+    options.explain?.lists.push({ name, weight, paths: list.map((c) => c.path), ranks: list.map((_, i) => ranks?.[i] ?? i) });
     for (const [i, c] of list.entries()) fused.set(c, (fused.get(c) ?? 0) + weight / (W.RRF_K + (ranks?.[i] ?? i) + 1));
+  };
+  const byId = new Map(candidates.map((c) => [c.id, c]));
+  /** The candidate for a file id, made (and added) when the file is not one yet. */
+  const candidateOf = (id: number): Candidate | undefined => {
+    let c = byId.get(id);
+    if (c) return c;
+    const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
+    if (!f) return undefined;
+    c = { id, rootId: f.rootId, path: f.path, defs: JSON.parse(f.symbols) as SymbolDef[], textRank: Infinity, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: -1 };
+    byId.set(id, c);
+    candidates.push(c);
+    return c;
   };
   const byText = (a: Candidate, b: Candidate) => (a.textRank === b.textRank ? a.path.localeCompare(b.path) : a.textRank < b.textRank ? -1 : 1);
   // A small brain without history: the full text is the one list that sees a large file's logic (issue 18).
   const smallWithoutHistory = total <= W.SMALL_BRAIN_FILES && !hasHistory(db);
-  addList(candidates.filter((c) => c.textRank !== Infinity), smallWithoutHistory ? W.SMALL_BRAIN_TEXT_LIST_WEIGHT : W.TEXT_LIST_WEIGHT);
-  addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT);
-  addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT);
-  addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT);
-  addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT);
+  addList(candidates.filter((c) => c.textRank !== Infinity), smallWithoutHistory ? W.SMALL_BRAIN_TEXT_LIST_WEIGHT : W.TEXT_LIST_WEIGHT, undefined, 'text');
+  addList(candidates.filter((c) => c.pathScore > 0).sort((a, b) => b.pathScore - a.pathScore || byText(a, b)), W.PATH_LIST_WEIGHT, undefined, 'path');
+  addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT, undefined, 'symbols');
+  addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT, undefined, 'named');
+  addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT, undefined, 'notes');
+  if (query.clues) addClueLists(db, query.clues, paths, df, total, candidateOf, addList);
 
   // Files the best few import (relative imports only): a change often spans a file and what it uses.
   if (W.NEIGHBOUR_LIST_WEIGHT > 0) {
@@ -191,21 +230,14 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
       .sort((a, b) => b.score - a.score || byText(a.c, b.c))
       .slice(0, W.NEIGHBOUR_SOURCES);
     const neighbours: Candidate[] = [];
-    const byId = new Map(candidates.map((c) => [c.id, c]));
     for (const { c } of head) {
       for (const id of importedFiles(db, paths, c)) {
-        let n = byId.get(id);
-        if (!n) {
-          const f = fileRow.get<{ rootId: number; path: string; symbols: string }>(id);
-          if (!f) continue;
-          n = { id, rootId: f.rootId, path: f.path, defs: JSON.parse(f.symbols) as SymbolDef[], textRank: Infinity, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: -1 };
-          byId.set(id, n);
-          candidates.push(n);
-        }
+        const n = candidateOf(id);
+        if (!n) continue;
         if (n !== c && !neighbours.includes(n)) neighbours.push(n);
       }
     }
-    addList(neighbours, W.NEIGHBOUR_LIST_WEIGHT);
+    addList(neighbours, W.NEIGHBOUR_LIST_WEIGHT, undefined, 'neighbours');
   }
 
   // History lists (history-lists.ts): a brain without git history skips them.
@@ -234,11 +266,51 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     addList,
   });
 
+  if (options.explain) for (const c of candidates) options.explain.priors.set(c.path, pathPrior(c.path));
   return candidates
     .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
     .sort((a, b) => b.score - a.score || byText(a.c, b.c))
     .slice(0, options.limit)
-    .map(({ c, score }) => ({ rootId: c.rootId, path: c.path, score, matched: c.matched, defs: c.defs }));
+    .map(({ c, score }) => ({ rootId: c.rootId, path: c.path, score, matched: c.matched, defs: c.defs, ...(c.clues ? { clues: c.clues } : {}) }));
+}
+
+/** Compounds the index holds, or all of them when it holds none (a compound no file has would take a query slot). */
+function indexedOrAll(compounds: readonly string[], df: ReadonlyMap<string, number>): string[] {
+  const held = compounds.filter((c) => (df.get(c) ?? 0) > 0);
+  return held.length > 0 ? held : [...compounds];
+}
+
+/** The lists an issue's clues make (clue-lists.ts), fused like the others; matched clues are kept on the candidate for the answer. */
+function addClueLists(
+  db: Database,
+  clues: NonNullable<RankQuery['clues']>,
+  paths: PathVocabulary,
+  df: ReadonlyMap<string, number>,
+  total: number,
+  candidateOf: (id: number) => Candidate | undefined,
+  addList: (list: Candidate[], weight: number, ranks: readonly number[] | undefined, name: string) => void,
+): void {
+  const pathHits = pathClueHits(paths, clues.paths);
+  const pathList: Candidate[] = [];
+  const pathRanks: number[] = [];
+  for (const h of pathHits) {
+    const c = candidateOf(h.id);
+    if (!c) continue;
+    c.clues = { ...c.clues, path: h.clue };
+    // Files sharing as long a tail of the named path share a rank.
+    pathRanks.push(pathList.length > 0 && pathHits[pathList.length - 1]!.shared === h.shared ? pathRanks.at(-1)! : pathList.length);
+    pathList.push(c);
+  }
+  addList(pathList, W.PATH_CLUE_LIST_WEIGHT, pathRanks, 'clue-paths');
+  const defines: Candidate[] = [];
+  for (const h of defineHits(db, clues.names, total)) {
+    const c = candidateOf(h.id);
+    if (!c) continue;
+    c.clues = { ...c.clues, defines: h.names.slice(0, W.CLUE_NAMES_SHOWN) };
+    defines.push(c);
+  }
+  addList(defines, W.DEFINES_LIST_WEIGHT, undefined, 'defines');
+  addList(titleHits(db, clues.title, df).map(candidateOf).filter((c): c is Candidate => c !== undefined), W.TITLE_LIST_WEIGHT, undefined, 'title');
 }
 
 /** Ids of the mapped files a candidate imports by a relative specifier (`./x.js` → `x.ts`). */

@@ -5,7 +5,7 @@
  */
 import { lineOf, listRoots, type Database } from '../store/index.js';
 import { analyseQuery, type RankQuery } from './query.js';
-import { rankFiles, type RankedFile } from './rank-files.js';
+import { rankFiles, type FileClues, type RankedFile } from './rank-files.js';
 
 /** Lines and definitions listed per file: enough to open it at the right place. */
 export const LINES_PER_FILE = 10;
@@ -18,6 +18,8 @@ export interface TaskFile {
   score: number;
   lines: number[];
   symbols: { name: string; kind: string; line: number; exported: boolean }[];
+  /** The issue clues the file matched (a path the text names, names it defines). */
+  clues?: FileClues;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -41,7 +43,7 @@ export function taskFiles(db: Database, q: RankQuery, limit: number, noteFiles: 
     const first = new Set(f.matched.slice(0, SYMBOLS_PER_FILE));
     const rest = f.defs.filter((d) => !first.has(d)).sort((a, b) => a.line - b.line);
     const symbols = [...first, ...rest].slice(0, SYMBOLS_PER_FILE).map((d) => ({ name: d.name, kind: d.kind, line: d.line, exported: d.exported }));
-    return { path: f.path, score: round(f.score), lines, symbols };
+    return { path: f.path, score: round(f.score), lines, symbols, ...(f.clues ? { clues: f.clues } : {}) };
   });
 }
 

@@ -128,3 +128,23 @@ export const MESSAGE_COMMITS = 30;
 export const MESSAGE_MAX_FILES = 20;
 /** Most files the messages list names (the best). */
 export const MESSAGE_FILES = 30;
+
+// Issue clues (issue-clues.ts, clue-lists.ts; issue 52): lists of their own for a text that
+// reads as an issue report. Chosen on `npm run eval:issues` (docs/recall.md, "Issues").
+
+/** The paths the text names (a traceback's frames, `src/a.ts:12`, a file name in prose). */
+export const PATH_CLUE_LIST_WEIGHT = 1;
+/** A bare file name clue counts only where at most this many files carry the name. */
+export const PATH_CLUE_MAX_NAMESAKES = 3;
+/** Files defining the names the text quotes, by the names' rarity among definitions. */
+export const DEFINES_LIST_WEIGHT = 1;
+/** Files fetched for the defines list (best symbols-column bm25 first), then scored. */
+export const DEFINES_CANDIDATE_FILES = 100;
+/** A name defined in more than this share of the files (and more than DEFINES_COMMON_MIN_FILES) names nothing in particular. */
+export const DEFINES_COMMON_SHARE = 0.02;
+export const DEFINES_COMMON_MIN_FILES = 20;
+/** The title's words ranked alone: the report's own summary. */
+export const TITLE_LIST_WEIGHT = 1;
+export const TITLE_CANDIDATE_FILES = 50;
+/** Names listed per file in the answer's clues (the rarest it defines). */
+export const CLUE_NAMES_SHOWN = 4;
