@@ -10,6 +10,15 @@ import { rankFiles, type FileClues, type RankedFile } from './rank-files.js';
 /** Lines and definitions listed per file: enough to open it at the right place. */
 export const LINES_PER_FILE = 10;
 export const SYMBOLS_PER_FILE = 12;
+/**
+ * Files past the first DETAILED_FILES list only their first TAIL_LINES lines and the
+ * definitions the task matched (at most TAIL_SYMBOLS): an agent opens the first few files and
+ * reads the rest as a list of where else to look, so the pack stays a fraction of its budget
+ * (issue 52: the whole 4000 tokens on every answer before).
+ */
+export const DETAILED_FILES = 5;
+export const TAIL_LINES = 3;
+export const TAIL_SYMBOLS = 3;
 /** Files whose first matching line is read from disk when no definition matched (bounded reads). */
 const LINE_READS = 20;
 
@@ -38,10 +47,11 @@ export function taskFiles(db: Database, q: RankQuery, limit: number, noteFiles: 
   const ranked = rankFiles(db, q, { limit, noteFiles });
   const roots = rootPaths(db);
   return ranked.map((f, i) => {
-    const lines = [...new Set(f.matched.map((d) => d.line))].slice(0, LINES_PER_FILE).sort((a, b) => a - b);
+    const detailed = i < DETAILED_FILES;
+    const lines = [...new Set(f.matched.map((d) => d.line))].slice(0, detailed ? LINES_PER_FILE : TAIL_LINES).sort((a, b) => a - b);
     if (lines.length === 0 && i < LINE_READS) lines.push(textLine(roots, f, q));
-    const first = new Set(f.matched.slice(0, SYMBOLS_PER_FILE));
-    const rest = f.defs.filter((d) => !first.has(d)).sort((a, b) => a.line - b.line);
+    const first = new Set(f.matched.slice(0, detailed ? SYMBOLS_PER_FILE : TAIL_SYMBOLS));
+    const rest = detailed ? f.defs.filter((d) => !first.has(d)).sort((a, b) => a.line - b.line) : [];
     const symbols = [...first, ...rest].slice(0, SYMBOLS_PER_FILE).map((d) => ({ name: d.name, kind: d.kind, line: d.line, exported: d.exported }));
     return { path: f.path, score: round(f.score), lines, symbols, ...(f.clues ? { clues: f.clues } : {}) };
   });

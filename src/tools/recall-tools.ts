@@ -20,8 +20,8 @@ export const DEFAULT_BOOT_BUDGET_TOKENS = 2000;
 export const DEFAULT_DELEGATE_BUDGET_TOKENS = 4000;
 
 const budget = z.number().int().min(100).max(200_000);
-/** Files ranked for a delegate pack before the budget cuts the list. */
-const DELEGATE_CANDIDATE_FILES = 30;
+/** Files ranked for a delegate pack before the budget cuts the list: past twenty an agent no longer reads it. */
+const DELEGATE_CANDIDATE_FILES = 20;
 /** Notes read for boot_memory before the budget cuts the list. */
 const BOOT_NOTES = 500;
 /** A text with something to search for: whitespace alone is refused with a reason. */
