@@ -163,7 +163,7 @@ share of answer files among the first 5; MRR@10: 1 / rank of the first answer fi
 
 ${formatMarkdown(run)}
 
-${lat ? `\`delegate\` on the bench's generated ${lat.files}-file brain (the \`gardener bench\` repository), ${lat.tasks} task-like sentences of eight words drawn from its own names and comments, each timed alone through \`dispatchTool\`: **p50 ${lat.p50_ms.toFixed(1)} ms**, p99 ${lat.p99_ms.toFixed(1)} ms.` : ''}
+${lat ? `\`delegate\` on the bench's generated ${lat.files}-file brain (the \`gardener bench\` repository), ${lat.tasks} task-like sentences of eight words drawn from its own names and comments, each timed alone through \`dispatchTool\`: **p50 ${lat.p50_ms.toFixed(1)} ms**, p99 ${lat.p99_ms.toFixed(1)} ms${lat.issue_p50_ms !== undefined ? `; as many issue-length tasks (a title, three sentences, a code block of its names, an error line and a traceback frame naming one of its files; the issue lists asked too): **p50 ${lat.issue_p50_ms.toFixed(1)} ms**, p99 ${lat.issue_p99_ms.toFixed(1)} ms` : ''}.` : ''}
 
 ${missedSection()}
 
@@ -268,13 +268,14 @@ A repository with no qualifying commit is reported on stderr; when none of them 
 exits with 2 (so does a path that is not a git repository, or a bad option).
 `;
 
-// The refs eval's section (npm run eval:refs) is written from its own run: keep it as it is.
-const REFS_SECTION = '<!-- eval:refs section';
+// The issue eval's and the refs eval's sections (npm run eval:issues:doc, eval:refs) are written
+// from their own runs: keep them as they are, from the first of their markers on.
+const KEPT_SECTIONS = ['<!-- eval:issues section', '<!-- eval:refs section'];
 let kept = '';
 try {
   const old = readFileSync(out, 'utf8');
-  const at = old.indexOf(REFS_SECTION);
-  if (at >= 0) kept = '\n' + old.slice(at);
+  const at = Math.min(...KEPT_SECTIONS.map((m) => old.indexOf(m)).filter((i) => i >= 0));
+  if (Number.isFinite(at)) kept = '\n' + old.slice(at);
 } catch {
   // No page yet: nothing to keep.
 }

@@ -45,3 +45,11 @@ test('a one-line task is not read as an issue; several lines or a code span are'
   assert.equal(looksLikeIssue('Title\n\nbody'), true);
   assert.equal(looksLikeIssue('`parseConfig` drops keys'), true);
 });
+
+test('messages a program printed are kept whole, from blocks, spans, quotes and prose lines', () => {
+  const c = issueClues('Upload fails\n\n```\n$ run upload\nError: Request body larger than maxBodyLength limit\n```\n> error calling GroupByParam: there is no such param\nIt says "could not resolve the given host name" and `ok`.');
+  assert.ok(c.messages.includes('Error: Request body larger than maxBodyLength limit'), JSON.stringify(c.messages));
+  assert.ok(c.messages.includes('error calling GroupByParam: there is no such param'), JSON.stringify(c.messages));
+  assert.ok(c.messages.includes('could not resolve the given host name'), JSON.stringify(c.messages));
+  assert.ok(!c.messages.includes('ok') && !c.messages.includes('$ run upload'), 'a short span or a command is no message');
+});

@@ -13,12 +13,15 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { RRF_K } from '../../src/ranking/weights.js';
+import { DATA_FILE_FACTOR, DOC_FILE_FACTOR, GENERATED_FILE_FACTOR, RRF_K, TEST_FILE_FACTOR } from '../../src/ranking/weights.js';
 import { scoreIssue, meanIssueScores, type IssueScores } from './metrics.js';
 import type { IssueResult } from './run-issues.js';
 
 type Weights = Record<string, number>;
-interface Task { repo: string; gold: string[]; lists: NonNullable<IssueResult['lists']> }
+interface Task { repo: string; gold: string[]; lists: NonNullable<IssueResult['lists']>['lists']; classes: Record<string, string> }
+
+/** The factors as shipped (path-prior.ts), per class. */
+const SHIPPED_FACTORS: Weights = { generated: GENERATED_FILE_FACTOR, test: TEST_FILE_FACTOR, doc: DOC_FILE_FACTOR, data: DATA_FILE_FACTOR };
 
 /** Multipliers tried for each list's weight, and for each path-prior class. */
 const GRID = [0, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
@@ -26,22 +29,14 @@ const PRIOR_GRID = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1];
 const SWEEPS = 3;
 const TOP = 20;
 
-/** The prior classes as path-prior.ts gives them, told apart by their shipped factor. */
-function priorClass(p: number): string {
-  return p === 1 ? 'source' : `prior-${p}`;
-}
-
 export function fuse(task: Task, w: Weights, priors: Weights): string[] {
   const score = new Map<string, number>();
-  for (const l of task.lists.lists) {
+  for (const l of task.lists) {
     const scale = w[l.name] ?? 1;
     if (scale === 0) continue;
     for (const [i, p] of l.paths.entries()) score.set(p, (score.get(p) ?? 0) + (l.weight * scale) / (RRF_K + l.ranks[i]! + 1));
   }
-  const out = [...score.entries()].map(([p, s]) => {
-    const shipped = task.lists.priors[p] ?? 1;
-    return { p, s: s * (shipped === 1 ? 1 : (priors[priorClass(shipped)] ?? shipped)) };
-  });
+  const out = [...score.entries()].map(([p, s]) => ({ p, s: s * (priors[task.classes[p] ?? 'source'] ?? 1) }));
   out.sort((a, b) => b.s - a.s || (a.p < b.p ? -1 : 1));
   return out.slice(0, TOP).map((e) => e.p);
 }
@@ -103,15 +98,22 @@ function main(): number {
   const tasks: Task[] = [];
   for (const f of files) {
     const report = JSON.parse(readFileSync(f, 'utf8')) as { results: IssueResult[] };
-    for (const r of report.results) if (r.lists) tasks.push({ repo: r.repo, gold: r.gold, lists: r.lists });
+    for (const r of report.results) {
+      if (!r.lists) continue;
+      // Reports before path classes kept each file's factor: its value stands for its class.
+      const old = (r.lists as unknown as { priors?: Record<string, number> }).priors;
+      const classes = r.lists.classes ?? Object.fromEntries(Object.entries(old ?? {}).map(([p, f]) => [p, f === 1 ? 'source' : `factor-${f}`]));
+      tasks.push({ repo: r.repo, gold: r.gold, lists: r.lists.lists, classes });
+    }
   }
   if (tasks.length === 0) {
     process.stderr.write('learn-weights: no task in these reports has its lists (run eval:issues with --json on a build that keeps them)\n');
     return 2;
   }
-  const names = [...new Set(tasks.flatMap((t) => t.lists.lists.map((l) => l.name)))].sort();
-  const classes = [...new Set(tasks.flatMap((t) => Object.values(t.lists.priors)).filter((p) => p !== 1).map(priorClass))].sort();
-  const shipped = { w: Object.fromEntries(names.map((n) => [n, 1])), priors: Object.fromEntries(classes.map((c) => [c, Number(c.slice('prior-'.length))])) };
+  const names = [...new Set(tasks.flatMap((t) => t.lists.map((l) => l.name)))].sort();
+  const classes = [...new Set(tasks.flatMap((t) => Object.values(t.classes)))].filter((c) => c !== 'source').sort();
+  const factorOf = (c: string) => SHIPPED_FACTORS[c] ?? Number(c.slice('factor-'.length));
+  const shipped = { w: Object.fromEntries(names.map((n) => [n, 1])), priors: Object.fromEntries([...classes.map((c) => [c, factorOf(c)]), ['source', 1]]) };
   const f3 = (s: IssueScores) => `Acc@1 ${s.acc[1].toFixed(3)}  Acc@5 ${s.acc[5].toFixed(3)}  Acc@10 ${s.acc[10].toFixed(3)}  MRR ${s.rr.toFixed(3)}`;
   const heldOut: IssueScores[] = [];
   const asShipped: IssueScores[] = [];

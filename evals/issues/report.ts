@@ -77,7 +77,7 @@ export function groupTable(groups: readonly Group[]): string[] {
 
 export function formatSummary(s: Summary, skipped: number): string[] {
   return [
-    `*d / b*: delegate / BM25 over whole files, in the same run. Acc@k: every gold file in the first k; R@k: the share of gold files in the first k; MRR: 1 / rank of the first gold file.`,
+    `*d / b*: delegate / BM25 over whole code files (tests included, docs and data not), in the same run. Acc@k: every gold file in the first k; R@k: the share of gold files in the first k; MRR: 1 / rank of the first gold file.`,
     '',
     ...groupTable([s.overall]),
     '',

@@ -4,7 +4,7 @@
  * everything, later ones what the checkout changed; history is mined up to the base, never past
  * it); then `delegate` is asked with the issue text and its default budget through
  * `dispatchTool`, as a transport would, and a plain BM25 over whole files runs beside it over
- * the same files. Nothing of a repository is kept: clone, brain and home are one temporary
+ * the repository's code files. Nothing of a repository is kept: clone, brain and home are one temporary
  * folder removed at the end.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,10 +16,11 @@ import { DEFAULT_DELEGATE_BUDGET_TOKENS } from '../../src/tools/recall-tools.js'
 import { runTick } from '../../src/vigil/index.js';
 import { analyseQuery, rankFiles } from '../../src/ranking/index.js';
 import type { RankExplain } from '../../src/ranking/rank-files.js';
+import type { PathClass } from '../../src/ranking/path-prior.js';
 import { ScratchHome } from '../../bench/scratch-home.js';
 import { bm25Doc, rankBm25, type Bm25Doc } from '../../bench/recall/bm25.js';
 import { git } from '../../bench/recall/sample-commits.js';
-import { goldFiles, type IssueTask } from './tasks.js';
+import { goldFiles, isCodePath, type IssueTask } from './tasks.js';
 import { scoreIssue, type IssueScores } from './metrics.js';
 import { repoDir } from './repo-dirs.js';
 
@@ -45,14 +46,14 @@ export interface IssueResult {
   /** What delegate said it matched, when it says (the answer's `clues`). */
   clues?: unknown;
   error?: string;
-  /** Every list delegate's ranking fused, and the path priors of their files (learn-weights.ts re-fuses them). */
+  /** Every list delegate's ranking fused, and the path classes of their files (learn-weights.ts re-fuses them). */
   lists?: ExplainedLists;
 }
 
 /** The fused lists of one ranking, cut to EXPLAINED_DEPTH entries each. */
 export interface ExplainedLists {
   lists: { name: string; weight: number; paths: string[]; ranks: number[] }[];
-  priors: Record<string, number>;
+  classes: Record<string, PathClass>;
 }
 
 /** Entries of each list kept for re-fusion: past this a list adds under 1/(RRF_K + 60). */
@@ -61,7 +62,7 @@ export const EXPLAINED_DEPTH = 60;
 function explained(e: RankExplain): ExplainedLists {
   const lists = e.lists.map((l) => ({ ...l, paths: l.paths.slice(0, EXPLAINED_DEPTH), ranks: l.ranks.slice(0, EXPLAINED_DEPTH) }));
   const kept = new Set(lists.flatMap((l) => l.paths));
-  return { lists, priors: Object.fromEntries([...e.priors].filter(([p]) => kept.has(p))) };
+  return { lists, classes: Object.fromEntries([...e.classes].filter(([p]) => kept.has(p))) };
 }
 
 export interface Skipped {
@@ -148,7 +149,9 @@ async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: nu
         skipped.push({ id: t.id, repo: name, why: `no gold file is in the map at the base (${unmapped.join(', ')})` });
         continue;
       }
-      const corpus = rows.map((r) => {
+      // The baseline as retrieval papers run it: BM25 over the repository's code files (tests
+      // included, docs and data not), whole files, path and content.
+      const corpus = rows.filter((r) => isCodePath(r.path)).map((r) => {
         const key = `${r.path}\0${r.hash}`;
         let d = docs.get(key);
         if (!d) {
@@ -166,7 +169,7 @@ async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: nu
       const lists: Record<System, string[]> = { delegate: del.isError ? [] : (value.files ?? []).map((f) => f.path), bm25 };
       const scores = { delegate: scoreIssue(lists.delegate, gold), bm25: scoreIssue(lists.bm25, gold) };
       const json = JSON.stringify(del.value);
-      const explain: RankExplain = { lists: [], priors: new Map() };
+      const explain: RankExplain = { lists: [], classes: new Map() };
       const q = analyseQuery(t.text);
       if (!q.empty) rankFiles(brain.reader, q, { limit: KEPT_RANKS, explain });
       results.push({

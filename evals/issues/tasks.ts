@@ -31,13 +31,19 @@ const TEST_OR_DOC: readonly RegExp[] = [
   /(^|\/)(test_[^/]*|conftest)\.py$/,
   /(^|\/)[^/]*Tests?\.(java|kt|php|cs)$/,
   /(^|\/)[_.]?(docs?|documentation|website|examples?|samples?|benches|benchmarks?)\//,
+  // a tool's settings (`.eslintrc.cjs`), not the project's code
+  /(^|\/)\.[^/]+$/,
 ];
+
+/** A file of code in a language Gardener maps (not markup, data or settings). */
+export function isCodePath(path: string): boolean {
+  const lang = languageOf(path);
+  return lang !== null && !NON_CODE.has(lang);
+}
 
 /** A changed path a fix is localised to: code of a language Gardener maps, not a test, doc or example. */
 export function isGoldPath(path: string): boolean {
-  const lang = languageOf(path);
-  if (lang === null || NON_CODE.has(lang)) return false;
-  return !TEST_OR_DOC.some((re) => re.test(path.toLowerCase()));
+  return isCodePath(path) && !TEST_OR_DOC.some((re) => re.test(path.toLowerCase()));
 }
 
 /** The paths a unified diff changes, in order, with whether each is created by it. */

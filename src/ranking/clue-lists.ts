@@ -8,6 +8,8 @@
  *            definitions (idf over the files defining it): a file defining `QuerySet` and
  *            `filter` outranks one defining `filter` alone, and one defining `get` counts little
  *   title    the full-text bm25 of the title's words alone
+ *   messages files holding runs of words the text quotes from a program's output, word for
+ *            word (a phrase query on the full-text index): the code that prints a message
  */
 import type { Database } from '../store/index.js';
 import type { SymbolDef } from '../ingest/extract/types.js';
@@ -107,23 +109,67 @@ export function defineHits(db: Database, names: readonly string[], total: number
     .prepare(`SELECT f.id, f.symbols FROM (SELECT rowid AS id, bm25(fts, 0.0, 1.0, 0.0) AS r FROM fts WHERE fts MATCH ? ORDER BY r LIMIT ?) AS hit JOIN files f ON f.id = hit.id`)
     .all<{ id: number; symbols: string }>(`symbols : (${usable.map(quote).join(' OR ')})`, W.DEFINES_CANDIDATE_FILES);
   const hits: DefineHit[] = [];
+  const wanted = new Set(usable);
   for (const row of rows) {
-    const defined = new Set((JSON.parse(row.symbols) as SymbolDef[]).map((d) => d.name.toLowerCase()));
-    const held = usable.filter((n) => defined.has(n));
-    if (held.length === 0) continue;
-    held.sort((a, b) => idf.get(b)! - idf.get(a)!);
-    hits.push({ id: row.id, score: held.reduce((s, n) => s + idf.get(n)!, 0), names: held });
+    const defs = JSON.parse(row.symbols) as SymbolDef[];
+    const interfaces = new Set(defs.filter((d) => d.kind === 'interface').map((d) => d.name));
+    // A name counts fully where the file implements it, by DECLARED_NAME_SHARE where it only
+    // declares it in an interface (a PHP or Java interface declares every method its classes hold).
+    const weight = new Map<string, number>();
+    for (const d of defs) {
+      const n = d.name.toLowerCase();
+      if (!wanted.has(n)) continue;
+      const w = d.parent !== undefined && interfaces.has(d.parent) ? W.DECLARED_NAME_SHARE : 1;
+      weight.set(n, Math.max(weight.get(n) ?? 0, w));
+    }
+    if (weight.size === 0) continue;
+    const held = [...weight.keys()].sort((a, b) => idf.get(b)! - idf.get(a)!);
+    // Many definitions make a name likelier by chance: a file's score is damped by the log of its size in definitions.
+    const damp = 1 + W.DEFINES_SIZE_DAMPING * Math.log(1 + defs.length / W.DEFINES_TYPICAL_FILE_DEFS);
+    hits.push({ id: row.id, score: held.reduce((s, n) => s + idf.get(n)! * weight.get(n)!, 0) / damp, names: held });
   }
   return hits.sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
-/** Files by the bm25 of the title's words (rarest MAX_FTS_TERMS, stop words out), best first. */
-export function titleHits(db: Database, title: string, df: ReadonlyMap<string, number>): number[] {
-  const words = [...new Set(splitWords(title))].filter((w) => !STOP_WORDS.has(w) && w.length > 2 && (df.get(w) ?? 0) > 0);
-  if (words.length === 0) return [];
-  const terms = words.sort((a, b) => df.get(a)! - df.get(b)!).slice(0, W.MAX_FTS_TERMS);
+/** A part's words as a full-text query: its rarest MAX_FTS_TERMS the index holds, stop words out; '' for none. */
+export function partMatch(part: string, df: ReadonlyMap<string, number>): string {
+  const words = [...new Set(splitWords(part))].filter((w) => !STOP_WORDS.has(w) && w.length > 2 && (df.get(w) ?? 0) > 0);
+  return words.sort((a, b) => df.get(a)! - df.get(b)!).slice(0, W.MAX_FTS_TERMS).map(quote).join(' OR ');
+}
+
+/** Files by the bm25 of a part's words (the title), best first. */
+export function wordHits(db: Database, part: string, df: ReadonlyMap<string, number>): number[] {
+  const match = partMatch(part, df);
+  if (match === '') return [];
   return db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
-    .all<{ id: number }>(terms.map(quote).join(' OR '), W.TITLE_CANDIDATE_FILES)
+    .all<{ id: number }>(match, W.TITLE_CANDIDATE_FILES)
     .map((r) => r.id);
+}
+
+/** Consecutive words of a message searched as one phrase, and the step between two windows. */
+const PHRASE_WORDS = 4;
+const PHRASE_STEP = 2;
+
+/**
+ * Files holding a phrase of the quoted messages word for word, scored by the sum over the
+ * distinct phrases each holds of 1 / (files holding it): a phrase found in one file points to
+ * it, one found in fifty to none. At most MESSAGE_PHRASES phrase queries.
+ */
+export function messageHits(db: Database, messages: readonly string[]): { id: number; score: number }[] {
+  const phrases = new Set<string>();
+  for (const m of messages) {
+    const tokens = (m.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((t) => /\p{L}/u.test(t));
+    if (tokens.length < PHRASE_WORDS) continue;
+    for (let i = 0; i + PHRASE_WORDS <= tokens.length; i += PHRASE_STEP) phrases.add(tokens.slice(i, i + PHRASE_WORDS).join(' '));
+    if ((tokens.length - PHRASE_WORDS) % PHRASE_STEP !== 0) phrases.add(tokens.slice(-PHRASE_WORDS).join(' '));
+  }
+  const query = db.prepare('SELECT rowid AS id FROM fts WHERE fts MATCH ? LIMIT ?');
+  const scores = new Map<number, number>();
+  for (const p of [...phrases].slice(0, W.MESSAGE_PHRASES)) {
+    const ids = query.all<{ id: number }>(`content : ${quote(p)}`, W.MESSAGE_PHRASE_MAX_FILES + 1).map((r) => r.id);
+    if (ids.length === 0 || ids.length > W.MESSAGE_PHRASE_MAX_FILES) continue;
+    for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + 1 / ids.length);
+  }
+  return [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
 }

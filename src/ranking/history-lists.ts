@@ -32,6 +32,8 @@ export interface HistoryListsInput<C extends HistoryCandidate> {
   db: Database;
   /** The full-text query the code was asked (ftsMatchOf); '' for none. */
   match: string;
+  /** An issue's title as a full-text query (its rarest words): past commits whose messages match the title. */
+  titleMatch?: string;
   /** Every candidate so far. */
   candidates: readonly C[];
   /** The best `n` candidates by the fused score so far. */
@@ -106,12 +108,15 @@ export function addHistoryLists<C extends HistoryCandidate>(input: HistoryListsI
     add(resolve(kept, W.CO_CHANGE_FILES), W.CO_CHANGE_LIST_WEIGHT, 'cochange');
   }
 
-  if (W.MESSAGE_LIST_WEIGHT > 0 && input.match !== '') {
+  const messages = (match: string, weight: number, name: string) => {
+    if (weight <= 0 || match === '') return;
     const scores = new Map<string, { rootId: number; path: string; score: number }>();
-    for (const [rank, m] of commitsMatching(db, input.match, W.MESSAGE_COMMITS).entries()) {
+    for (const [rank, m] of commitsMatching(db, match, W.MESSAGE_COMMITS).entries()) {
       if (m.files > W.MESSAGE_MAX_FILES) continue;
       for (const p of pathsOf(db, m.commitId)) bump(scores, m.rootId, p, 1 / ((rank + 1) * Math.sqrt(m.files)));
     }
-    add(resolve(scores, W.MESSAGE_FILES), W.MESSAGE_LIST_WEIGHT, 'messages');
-  }
+    add(resolve(scores, W.MESSAGE_FILES), weight, name);
+  };
+  messages(input.match, W.MESSAGE_LIST_WEIGHT, 'messages');
+  messages(input.titleMatch ?? '', W.TITLE_MESSAGE_LIST_WEIGHT, 'messages-title');
 }

@@ -22,11 +22,19 @@ export interface IssueClues {
   names: string[];
   /** The first non-empty line, markdown marks removed. */
   title: string;
+  /**
+   * Runs of words the text quotes that a program prints (error and log lines, quoted strings):
+   * a message is written once in the code that raises it, so an exact phrase finds that file.
+   */
+  messages: string[];
 }
 
 /** Most clues of each kind kept (the most cited): a 100 KB log cannot make a thousand queries. */
 export const MAX_PATH_CLUES = 12;
 export const MAX_NAME_CLUES = 60;
+export const MAX_MESSAGE_CLUES = 12;
+/** Fewest words a quoted message needs to be searched as a phrase. */
+export const MESSAGE_MIN_WORDS = 4;
 
 /** File extensions of code a path clue may end with (a path to a log or an image is no clue). */
 const CODE_EXT = 'c|cc|cpp|cxx|h|hh|hpp|hxx|cs|go|java|kt|kts|scala|rs|py|pyi|rb|rake|php|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|swift|m|mm|lua|ex|exs|erl|dart|zig|ml|mli|elm|sol|sh|bash|zsh|pl|pm|r|jl|hs|clj|groovy|gradle|ps1';
@@ -113,8 +121,27 @@ export function issueClues(text: string): IssueClues {
     }
   }
   for (const p of paths.keys()) names.delete(p);
-  return { paths: mostCited(paths, MAX_PATH_CLUES), names: mostCited(names, MAX_NAME_CLUES), title };
+  return { paths: mostCited(paths, MAX_PATH_CLUES), names: mostCited(names, MAX_NAME_CLUES), title, messages: messagesOf(clean) };
 }
+
+/** Lines of code blocks and spans that read as messages, and strings quoted anywhere, of at least MESSAGE_MIN_WORDS words. */
+function messagesOf(clean: string): string[] {
+  const found = new Map<string, number>();
+  const take = (s: string) => {
+    const t = s.replace(/\s+/g, ' ').trim();
+    if (words(t) >= MESSAGE_MIN_WORDS) bump(found, t);
+  };
+  // A message line, in a block or quoted in prose: from an error, warning or panic on.
+  for (const line of clean.split('\n')) {
+    const msg = /(?:error|exception|warning|panic(?:ked)?|fatal|failed|invalid|cannot|can't|unable)\b[^\n]*/i.exec(line);
+    if (msg) take(msg[0]);
+  }
+  for (const m of clean.matchAll(/`([^`\n]+)`/g)) take(m[1]!);
+  for (const m of clean.matchAll(/"([^"\n]{12,200})"|'([^'\n]{12,200})'/g)) take(m[1] ?? m[2]!);
+  return mostCited(found, MAX_MESSAGE_CLUES);
+}
+
+const words = (s: string) => (s.match(/[A-Za-z]{2,}/g) ?? []).length;
 
 /** True when a text reads as an issue report, not a one-line task: several lines, or code in it. */
 export function looksLikeIssue(text: string): boolean {

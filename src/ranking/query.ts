@@ -6,7 +6,7 @@
  */
 import { STOP_WORDS } from './stop-words.js';
 import { compoundTokens, splitWords } from './words.js';
-import { MAX_QUERY_TERMS } from './weights.js';
+import { BLOCK_WORD_WEIGHT, MAX_QUERY_TERMS, TITLE_WORD_WEIGHT } from './weights.js';
 import { issueClues, looksLikeIssue, withoutNoise, type IssueClues } from './issue-clues.js';
 
 export interface RankQuery {
@@ -29,11 +29,26 @@ export function analyseQuery(text: string): RankQuery {
   const body = issue ? withoutNoise(whole) : whole;
   const counts = new Map<string, number>();
   let seen = 0;
-  for (const w of splitWords(body)) {
-    seen++;
-    if (STOP_WORDS.has(w) || /^\d{1,2}$/.test(w)) continue;
-    counts.set(w, (counts.get(w) ?? 0) + 1);
-  }
+  const count = (part: string, weight: number) => {
+    for (const w of splitWords(part)) {
+      seen++;
+      if (STOP_WORDS.has(w) || /^\d{1,2}$/.test(w)) continue;
+      counts.set(w, (counts.get(w) ?? 0) + weight);
+    }
+  };
+  if (issue) {
+    // An issue's words count by where they stand: its title says what it is about, a pasted
+    // log or program says it at length (issue-clues.ts reads the rest of what a block holds).
+    const titleEnd = body.indexOf('\n', body.search(/\S/));
+    count(titleEnd < 0 ? body : body.slice(0, titleEnd), TITLE_WORD_WEIGHT);
+    if (titleEnd >= 0) {
+      const rest = body.slice(titleEnd).replace(/```[^\n]*\n([\s\S]*?)(?:```|$)/g, (_all, code: string) => {
+        count(code, BLOCK_WORD_WEIGHT);
+        return '\n';
+      });
+      count(rest, 1);
+    }
+  } else count(body, 1);
   const first = new Map([...counts.keys()].map((w, i) => [w, i]));
   const words = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || first.get(a)! - first.get(b)!).slice(0, MAX_QUERY_TERMS);
   const compounds = [...new Set(compoundTokens(body))].filter((c) => !STOP_WORDS.has(c)).slice(0, MAX_QUERY_TERMS);

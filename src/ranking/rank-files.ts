@@ -22,15 +22,16 @@ import type { Database } from '../store/index.js';
 import type { SymbolDef } from '../ingest/extract/types.js';
 import type { RankQuery } from './query.js';
 import { documentFrequencies, wordForms } from './vocabulary.js';
-import { pathPrior } from './path-prior.js';
+import { pathClass, pathPrior, type PathClass } from './path-prior.js';
 import { pathVocabulary, stemOf, type PathVocabulary } from './path-words.js';
 import { posix } from 'node:path';
 import type { ImportRef } from '../ingest/extract/types.js';
 import { sameWord, wordsOfName } from './words.js';
 import * as W from './weights.js';
 import { addHistoryLists, hasHistory } from './history-lists.js';
-import { defineHits, pathClueHits, titleHits } from './clue-lists.js';
+import { defineHits, messageHits, partMatch, pathClueHits, wordHits } from './clue-lists.js';
 import { splitWords } from './words.js';
+import { STOP_WORDS } from './stop-words.js';
 
 export interface RankedFile {
   rootId: number;
@@ -52,7 +53,7 @@ export interface RankOptions {
   noteFiles?: readonly string[];
   /**
    * When given, each fused list is handed here as it is added (its name, weight, the paths in
-   * order and their ranks), and each candidate's path prior at the end: what the issue eval
+   * order and their ranks), and each candidate's path class at the end: what the issue eval
    * learns list weights from (evals/issues/), never read by the tools.
    */
   explain?: RankExplain;
@@ -60,7 +61,8 @@ export interface RankOptions {
 
 export interface RankExplain {
   lists: { name: string; weight: number; paths: string[]; ranks: number[] }[];
-  priors: Map<string, number>;
+  /** Each candidate's path class (path-prior.ts), whose factor multiplies its fused score. */
+  classes: Map<string, PathClass>;
 }
 
 /** Why a file ranked, for the answer: the clues of an issue it matched. */
@@ -69,6 +71,8 @@ export interface FileClues {
   path?: string;
   /** Quoted names this file defines, rarest first. */
   defines?: string[];
+  /** It holds, word for word, a message the text quotes. */
+  message?: true;
 }
 
 const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
@@ -124,22 +128,11 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const titleWords = query.clues ? splitWords(query.clues.title) : [];
   const { total, df } = documentFrequencies(db, [...new Set([...query.words, ...query.compounds, ...titleWords])]);
   const match = ftsMatchOf(query, df, total, W.FTS_WORD_FORMS ? wordForms(query.words, W.PREFIX_MIN_CHARS) : undefined);
-  const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
   const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
   const paths = pathVocabulary(db);
   // Path words: their weight counts the paths that hold them (prefix matches too: test → tests),
   // and the files they name are candidates whatever the full-text index saw.
-  const pathScores = new Map<number, number>();
-  for (const w of query.words) {
-    // Per holder: 1, or NAME_WORD_FACTOR when the word is in the file's own name.
-    const holders = new Map<number, number>();
-    for (const [pw, list] of paths.postings) {
-      if (pw.charCodeAt(0) !== w.charCodeAt(0) || !sameWord(pw, w, W.PREFIX_MIN_CHARS)) continue;
-      for (const i of list) holders.set(i, Math.max(holders.get(i) ?? 0, paths.files[i]!.nameWords.has(pw) ? W.NAME_WORD_FACTOR : 1));
-    }
-    const weight = idfOf(holders.size, paths.files.length);
-    for (const [i, factor] of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight * factor);
-  }
+  const pathScores = pathScoresOf(paths, query.words);
   const byPathScore = [...pathScores.entries()].sort((a, b) => b[1] - a[1]).slice(0, W.PATH_CANDIDATE_FILES);
   const rows = match === '' ? [] : db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
@@ -246,6 +239,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   addHistoryLists<Candidate>({
     db,
     match,
+    ...(query.clues ? { titleMatch: partMatch(query.clues.title, df) } : {}),
     candidates: [...candidates],
     headOf: (n) => candidates
       .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
@@ -266,12 +260,30 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
     addList,
   });
 
-  if (options.explain) for (const c of candidates) options.explain.priors.set(c.path, pathPrior(c.path));
+  if (options.explain) for (const c of candidates) options.explain.classes.set(c.path, pathClass(c.path));
   return candidates
     .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
     .sort((a, b) => b.score - a.score || byText(a.c, b.c))
     .slice(0, options.limit)
     .map(({ c, score }) => ({ rootId: c.rootId, path: c.path, score, matched: c.matched, defs: c.defs, ...(c.clues ? { clues: c.clues } : {}) }));
+}
+
+const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
+
+/** Each path's score for `words` (index into paths.files → the summed IDF, over paths, of the words its path holds). */
+function pathScoresOf(paths: PathVocabulary, words: readonly string[]): Map<number, number> {
+  const pathScores = new Map<number, number>();
+  for (const w of words) {
+    // Per holder: 1, or NAME_WORD_FACTOR when the word is in the file's own name.
+    const holders = new Map<number, number>();
+    for (const [pw, list] of paths.postings) {
+      if (pw.charCodeAt(0) !== w.charCodeAt(0) || !sameWord(pw, w, W.PREFIX_MIN_CHARS)) continue;
+      for (const i of list) holders.set(i, Math.max(holders.get(i) ?? 0, paths.files[i]!.nameWords.has(pw) ? W.NAME_WORD_FACTOR : 1));
+    }
+    const weight = idfOf(holders.size, paths.files.length);
+    for (const [i, factor] of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight * factor);
+  }
+  return pathScores;
 }
 
 /** Compounds the index holds, or all of them when it holds none (a compound no file has would take a query slot). */
@@ -310,7 +322,18 @@ function addClueLists(
     defines.push(c);
   }
   addList(defines, W.DEFINES_LIST_WEIGHT, undefined, 'defines');
-  addList(titleHits(db, clues.title, df).map(candidateOf).filter((c): c is Candidate => c !== undefined), W.TITLE_LIST_WEIGHT, undefined, 'title');
+  const known = (c: Candidate | undefined): c is Candidate => c !== undefined;
+  addList(wordHits(db, clues.title, df).map(candidateOf).filter(known), W.TITLE_LIST_WEIGHT, undefined, 'title');
+  const byTitlePath = [...pathScoresOf(paths, splitWords(clues.title).filter((w) => !STOP_WORDS.has(w)))].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, W.PATH_CANDIDATE_FILES);
+  addList(byTitlePath.map(([i]) => candidateOf(paths.files[i]!.id)).filter(known), W.TITLE_PATH_LIST_WEIGHT, undefined, 'title-path');
+  const messages: Candidate[] = [];
+  for (const h of messageHits(db, clues.messages)) {
+    const c = candidateOf(h.id);
+    if (!c) continue;
+    c.clues = { ...c.clues, message: true };
+    messages.push(c);
+  }
+  addList(messages, W.MESSAGE_CLUE_LIST_WEIGHT, undefined, 'messages-quoted');
 }
 
 /** Ids of the mapped files a candidate imports by a relative specifier (`./x.js` → `x.ts`). */

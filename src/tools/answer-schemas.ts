@@ -63,7 +63,7 @@ export const bootMemoryAnswer = z.object({
 
 export const delegateAnswer = z.object({
   why,
-  files: z.array(z.object({ path: z.string(), score: z.number(), lines: z.array(z.number().int()), symbols: z.array(symbol), room: z.string().optional().describe("the file's ratified room"), clues: z.object({ path: z.string().optional().describe('the path the text named that this file ends with'), defines: z.array(z.string()).optional().describe('names the text quotes that this file defines') }).optional().describe('what of an issue-like text this file matched') }).passthrough()),
+  files: z.array(z.object({ path: z.string(), score: z.number(), lines: z.array(z.number().int()), symbols: z.array(symbol), room: z.string().optional().describe("the file's ratified room"), clues: z.object({ path: z.string().optional().describe('the path the text named that this file ends with'), defines: z.array(z.string()).optional().describe('names the text quotes that this file defines'), message: z.literal(true).optional().describe('it holds a message the text quotes, word for word') }).optional().describe('what of an issue-like text this file matched') }).passthrough()),
   notes: z.array(note),
   ...budgeted,
   freshness: freshnessSchema,
