@@ -7,10 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeGitRepo } from './helpers/git-repo.js';
-import { makeTestBrains } from './helpers/brains.js';
-import { makeTestSession } from './helpers/session.js';
-import { runTick } from '../src/vigil/index.js';
+import { withMappedSession } from './helpers/session.js';
 
 /**
  * Pages that talk at length about what the issues are about (loading and rendering templates)
@@ -23,27 +20,16 @@ const chatter = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [
 ]));
 
 async function withIssueRepo(run: (dispatch: (task: string) => Promise<{ path: string; clues?: { path?: string; defines?: string[]; message?: true } }[]>) => Promise<void>) {
-  const repo = await makeGitRepo({
-    ...chatter,
-    'src/engine/resolve.ts': 'export class TemplateCache { get(k: string) { return k; } }\nexport function resolveTemplateLoader(c: TemplateCache, name: string) { return { load: (x: string) => c.get(name + x) }; }\n',
-    'src/engine/lexer.ts': 'export function nextToken(src: string, at: number) { return src[at]; }\n',
-    'src/engine/render.ts': 'export function render(t: string) { return t; }\n',
-    'src/engine/scan.ts': "export function scan(src: string, line: number) {\n  if (!/^\\w+$/.test(src)) throw new Error(`marker on line #${line} must contain only alpha-numeric characters, dashes and underscores`);\n}\n",
-  });
-  const t = await makeTestBrains();
-  try {
-    const { brain } = await t.brains.ensure(repo.dir);
-    await runTick(brain, { inventory: true });
-    const s = await makeTestSession(t.brains, repo.dir);
-    try {
-      await run(async (task) => (await s.dispatch('delegate', { task })).value.files);
-    } finally {
-      await s.close();
-    }
-  } finally {
-    await t.cleanup();
-    await repo.cleanup();
-  }
+  await withMappedSession(
+    {
+      ...chatter,
+      'src/engine/resolve.ts': 'export class TemplateCache { get(k: string) { return k; } }\nexport function resolveTemplateLoader(c: TemplateCache, name: string) { return { load: (x: string) => c.get(name + x) }; }\n',
+      'src/engine/lexer.ts': 'export function nextToken(src: string, at: number) { return src[at]; }\n',
+      'src/engine/render.ts': 'export function render(t: string) { return t; }\n',
+      'src/engine/scan.ts': "export function scan(src: string, line: number) {\n  if (!/^\\w+$/.test(src)) throw new Error(`marker on line #${line} must contain only alpha-numeric characters, dashes and underscores`);\n}\n",
+    },
+    (s) => run(async (task) => (await s.dispatch('delegate', { task })).value.files),
+  );
 }
 
 /** Where `path` stands in the answer (1-based), 0 when absent. */

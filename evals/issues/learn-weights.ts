@@ -52,28 +52,23 @@ function learn(tasks: readonly Task[], names: readonly string[], classes: readon
   const w = { ...start.w };
   const priors = { ...start.priors };
   let best = objective(evaluate(tasks, w, priors));
+  /** Tries each value of `grid` for `of[key]`, keeping the best; true when it moved. */
+  const tune = (of: Weights, key: string, grid: readonly number[]) => {
+    let moved = false;
+    for (const v of grid) {
+      const was = of[key]!;
+      if (v === was) continue;
+      of[key] = v;
+      const o = objective(evaluate(tasks, w, priors));
+      if (o > best + 1e-9) (best = o), (moved = true);
+      else of[key] = was;
+    }
+    return moved;
+  };
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     let moved = false;
-    for (const n of names) {
-      for (const v of GRID) {
-        const was = w[n]!;
-        if (v === was) continue;
-        w[n] = v;
-        const o = objective(evaluate(tasks, w, priors));
-        if (o > best + 1e-9) (best = o), (moved = true);
-        else w[n] = was;
-      }
-    }
-    for (const c of classes) {
-      for (const v of PRIOR_GRID) {
-        const was = priors[c]!;
-        if (v === was) continue;
-        priors[c] = v;
-        const o = objective(evaluate(tasks, w, priors));
-        if (o > best + 1e-9) (best = o), (moved = true);
-        else priors[c] = was;
-      }
-    }
+    for (const n of names) moved = tune(w, n, GRID) || moved;
+    for (const c of classes) moved = tune(priors, c, PRIOR_GRID) || moved;
     if (!moved) break;
   }
   return { w, priors };
