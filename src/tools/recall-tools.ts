@@ -110,7 +110,7 @@ export const delegateTool = defineTool({
   name: 'delegate',
   output: delegateAnswer,
   annotations: READ_ONLY,
-  description: 'A context pack for a sub-task: the files, symbols and notes that rank highest for it, within a token budget.',
+  description: 'A context pack for a sub-task: the files, symbols and notes that rank highest for it, within a token budget. Paste an issue report whole: its tracebacks, quoted names and error messages are read as clues.',
   traffic: 'recall',
   input: z.object({ task: someText('task', MAX_TASK_CHARS), budget_tokens: budget.default(DEFAULT_DELEGATE_BUDGET_TOKENS) }).strict(),
   handler: async ({ task, budget_tokens }, { session }) => {
