@@ -131,15 +131,19 @@ export function defineHits(db: Database, names: readonly string[], total: number
   return hits.sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
-/** A part's words as a full-text query: its rarest MAX_FTS_TERMS the index holds, stop words out; '' for none. */
-export function partMatch(part: string, df: ReadonlyMap<string, number>): string {
-  const words = [...new Set(splitWords(part))].filter((w) => !STOP_WORDS.has(w) && w.length > 2 && (df.get(w) ?? 0) > 0);
+/** A part's words as a full-text query: its rarest MAX_FTS_TERMS the index holds, stop words and common words out; '' for none. */
+export function partMatch(part: string, df: ReadonlyMap<string, number>, total: number): string {
+  // Words in more than COMMON_TERM_SHARE of the files make bm25 score nearly every file (as in the text list).
+  const common = Math.max(W.COMMON_TERM_MIN_FILES, W.COMMON_TERM_SHARE * total);
+  const held = [...new Set(splitWords(part))].filter((w) => !STOP_WORDS.has(w) && w.length > 2 && (df.get(w) ?? 0) > 0);
+  const rare = held.filter((w) => df.get(w)! <= common);
+  const words = rare.length > 0 ? rare : held;
   return words.sort((a, b) => df.get(a)! - df.get(b)!).slice(0, W.MAX_FTS_TERMS).map(quote).join(' OR ');
 }
 
 /** Files by the bm25 of a part's words (the title), best first. */
-export function wordHits(db: Database, part: string, df: ReadonlyMap<string, number>): number[] {
-  const match = partMatch(part, df);
+export function wordHits(db: Database, part: string, df: ReadonlyMap<string, number>, total: number): number[] {
+  const match = partMatch(part, df, total);
   if (match === '') return [];
   return db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)

@@ -132,7 +132,9 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   const paths = pathVocabulary(db);
   // Path words: their weight counts the paths that hold them (prefix matches too: test → tests),
   // and the files they name are candidates whatever the full-text index saw.
-  const pathScores = pathScoresOf(paths, query.words);
+  const titlePathWords = query.clues ? splitWords(query.clues.title).filter((w) => !STOP_WORDS.has(w)) : [];
+  const holders = pathHolders(paths, [...query.words, ...titlePathWords]);
+  const pathScores = pathScoresOf(paths, holders, query.words);
   const byPathScore = [...pathScores.entries()].sort((a, b) => b[1] - a[1]).slice(0, W.PATH_CANDIDATE_FILES);
   const rows = match === '' ? [] : db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)
@@ -214,7 +216,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT, undefined, 'symbols');
   addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT, undefined, 'named');
   addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT, undefined, 'notes');
-  if (query.clues) addClueLists(db, query.clues, paths, df, total, candidateOf, addList);
+  if (query.clues) addClueLists(db, query.clues, paths, pathScoresOf(paths, holders, titlePathWords), df, total, candidateOf, addList);
 
   // Files the best few import (relative imports only): a change often spans a file and what it uses.
   if (W.NEIGHBOUR_LIST_WEIGHT > 0) {
@@ -239,7 +241,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   addHistoryLists<Candidate>({
     db,
     match,
-    ...(query.clues ? { titleMatch: partMatch(query.clues.title, df) } : {}),
+    ...(query.clues ? { titleMatch: partMatch(query.clues.title, df, total) } : {}),
     candidates: [...candidates],
     headOf: (n) => candidates
       .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
@@ -270,18 +272,35 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
 
 const idfOf = (n: number, all: number) => Math.log(1 + (all - n + 0.5) / (Math.max(1, n) + 0.5));
 
-/** Each path's score for `words` (index into paths.files → the summed IDF, over paths, of the words its path holds). */
-function pathScoresOf(paths: PathVocabulary, words: readonly string[]): Map<number, number> {
-  const pathScores = new Map<number, number>();
-  for (const w of words) {
-    // Per holder: 1, or NAME_WORD_FACTOR when the word is in the file's own name.
-    const holders = new Map<number, number>();
-    for (const [pw, list] of paths.postings) {
+/** Per word, the paths holding it (index into paths.files → 1, or NAME_WORD_FACTOR in the file's own name). */
+type PathHolders = Map<string, Map<number, number>>;
+
+/**
+ * The paths holding each of `words` (one pass over the path vocabulary for all of them: the
+ * words of a task and of an issue's title are looked up together).
+ */
+function pathHolders(paths: PathVocabulary, words: readonly string[]): PathHolders {
+  const out: PathHolders = new Map();
+  const wanted = [...new Set(words)];
+  for (const w of wanted) out.set(w, new Map());
+  for (const [pw, list] of paths.postings) {
+    for (const w of wanted) {
       if (pw.charCodeAt(0) !== w.charCodeAt(0) || !sameWord(pw, w, W.PREFIX_MIN_CHARS)) continue;
+      const holders = out.get(w)!;
       for (const i of list) holders.set(i, Math.max(holders.get(i) ?? 0, paths.files[i]!.nameWords.has(pw) ? W.NAME_WORD_FACTOR : 1));
     }
-    const weight = idfOf(holders.size, paths.files.length);
-    for (const [i, factor] of holders) pathScores.set(i, (pathScores.get(i) ?? 0) + weight * factor);
+  }
+  return out;
+}
+
+/** Each path's score for `words` (index into paths.files → the summed IDF, over paths, of the words its path holds). */
+function pathScoresOf(paths: PathVocabulary, holders: PathHolders, words: readonly string[]): Map<number, number> {
+  const pathScores = new Map<number, number>();
+  for (const w of new Set(words)) {
+    const held = holders.get(w);
+    if (!held) continue;
+    const weight = idfOf(held.size, paths.files.length);
+    for (const [i, factor] of held) pathScores.set(i, (pathScores.get(i) ?? 0) + weight * factor);
   }
   return pathScores;
 }
@@ -297,6 +316,7 @@ function addClueLists(
   db: Database,
   clues: NonNullable<RankQuery['clues']>,
   paths: PathVocabulary,
+  titlePathScores: ReadonlyMap<number, number>,
   df: ReadonlyMap<string, number>,
   total: number,
   candidateOf: (id: number) => Candidate | undefined,
@@ -323,8 +343,8 @@ function addClueLists(
   }
   addList(defines, W.DEFINES_LIST_WEIGHT, undefined, 'defines');
   const known = (c: Candidate | undefined): c is Candidate => c !== undefined;
-  addList(wordHits(db, clues.title, df).map(candidateOf).filter(known), W.TITLE_LIST_WEIGHT, undefined, 'title');
-  const byTitlePath = [...pathScoresOf(paths, splitWords(clues.title).filter((w) => !STOP_WORDS.has(w)))].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, W.PATH_CANDIDATE_FILES);
+  addList(wordHits(db, clues.title, df, total).map(candidateOf).filter(known), W.TITLE_LIST_WEIGHT, undefined, 'title');
+  const byTitlePath = [...titlePathScores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, W.PATH_CANDIDATE_FILES);
   addList(byTitlePath.map(([i]) => candidateOf(paths.files[i]!.id)).filter(known), W.TITLE_PATH_LIST_WEIGHT, undefined, 'title-path');
   const messages: Candidate[] = [];
   for (const h of messageHits(db, clues.messages)) {
