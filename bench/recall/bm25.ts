@@ -8,6 +8,8 @@
  * hash, so a file unchanged between two parent commits is not tokenized twice). Scoring walks
  * every document once per query term: a few thousand files × a few dozen terms, no postings.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { identifierWords } from './identifier-words.js';
 
 export const BM25_K1 = 1.2;
@@ -56,4 +58,23 @@ export function rankBm25(docs: readonly Bm25Doc[], query: string, limit = Infini
   for (let i = 0; i < n; i++) if (scores[i]! > 0) ranked.push({ id: docs[i]!.id, score: scores[i]! });
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   return ranked.length > limit ? ranked.slice(0, limit) : ranked;
+}
+
+/**
+ * The documents of a brain's mapped files (`rows` of its files table), read from the work tree
+ * `dir`, each made once per version: `cache` keys them by path and content hash, so a file
+ * unchanged between two checked-out commits is not read and split again. A file the map holds
+ * without its text (or that is gone) counts by its path words only.
+ */
+export function corpusOf(rows: readonly { path: string; hash: string; indexed: number }[], dir: string, cache: Map<string, Bm25Doc>): Bm25Doc[] {
+  return rows.map((r) => {
+    const key = `${r.path}\0${r.hash}`;
+    let d = cache.get(key);
+    if (!d) {
+      let text = '';
+      if (r.indexed) try { text = readFileSync(join(dir, r.path), 'utf8'); } catch { /* gone or unreadable: path words only */ }
+      cache.set(key, (d = bm25Doc(r.path, r.path, text)));
+    }
+    return d;
+  });
 }

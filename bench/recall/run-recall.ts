@@ -7,14 +7,13 @@
  * the brain and its home live in one temporary folder removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { dispatchTool } from '../../src/dispatch/index.js';
 import { languageOf } from '../../src/ingest/language.js';
 import { DEFAULT_DELEGATE_BUDGET_TOKENS } from '../../src/tools/recall-tools.js';
 import { runTick } from '../../src/vigil/index.js';
 import { ScratchHome } from '../scratch-home.js';
-import { bm25Doc, rankBm25, type Bm25Doc } from './bm25.js';
+import { corpusOf, rankBm25, type Bm25Doc } from './bm25.js';
 import { scoreRanking, dedupe, MRR_DEPTH, type TaskScores } from './metrics.js';
 import { git, sampleTasks } from './sample-commits.js';
 
@@ -98,16 +97,7 @@ async function evalRepo(repo: string, name: string, tasks: ReturnType<typeof sam
       const { session, ctx } = scratch.session(dir);
 
       const rows = brain.reader.prepare('SELECT path, hash, indexed FROM files').all<{ path: string; hash: string; indexed: number }>();
-      const corpus = rows.map((r) => {
-        const key = `${r.path}\0${r.hash}`;
-        let d = docs.get(key);
-        if (!d) {
-          let text = '';
-          if (r.indexed) try { text = readFileSync(join(dir, r.path), 'utf8'); } catch { /* gone or unreadable: path words only */ }
-          docs.set(key, (d = bm25Doc(r.path, r.path, text)));
-        }
-        return d;
-      });
+      const corpus = corpusOf(rows, dir, docs);
       const bm25 = rankBm25(corpus, t.task, MRR_DEPTH).map((h) => h.id);
 
       let t0 = performance.now();

@@ -8,7 +8,6 @@
  * folder removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { dispatchTool } from '../../src/dispatch/index.js';
 import { languageOf } from '../../src/ingest/language.js';
@@ -18,7 +17,7 @@ import { analyseQuery, rankFiles } from '../../src/ranking/index.js';
 import type { RankExplain } from '../../src/ranking/rank-files.js';
 import type { PathClass } from '../../src/ranking/path-prior.js';
 import { ScratchHome } from '../../bench/scratch-home.js';
-import { bm25Doc, rankBm25, type Bm25Doc } from '../../bench/recall/bm25.js';
+import { corpusOf, rankBm25, type Bm25Doc } from '../../bench/recall/bm25.js';
 import { git } from '../../bench/recall/sample-commits.js';
 import { goldFiles, isCodePath, type IssueTask } from './tasks.js';
 import { scoreIssue, type IssueScores } from './metrics.js';
@@ -151,16 +150,7 @@ async function runRepo(repo: string, name: string, all: IssueTask[], perRepo: nu
       }
       // The baseline as retrieval papers run it: BM25 over the repository's code files (tests
       // included, docs and data not), whole files, path and content.
-      const corpus = rows.filter((r) => isCodePath(r.path)).map((r) => {
-        const key = `${r.path}\0${r.hash}`;
-        let d = docs.get(key);
-        if (!d) {
-          let text = '';
-          if (r.indexed) try { text = readFileSync(join(dir, r.path), 'utf8'); } catch { /* gone or unreadable: path words only */ }
-          docs.set(key, (d = bm25Doc(r.path, r.path, text)));
-        }
-        return d;
-      });
+      const corpus = corpusOf(rows.filter((r) => isCodePath(r.path)), dir, docs);
       const bm25 = rankBm25(corpus, t.text, KEPT_RANKS).map((h) => h.id);
       const started = performance.now();
       const del = await dispatchTool(session.toolsByName, 'delegate', { task: t.text, budget_tokens: DEFAULT_DELEGATE_BUDGET_TOKENS }, ctx);

@@ -141,9 +141,8 @@ export function partMatch(part: string, df: ReadonlyMap<string, number>, total: 
   return words.sort((a, b) => df.get(a)! - df.get(b)!).slice(0, W.MAX_FTS_TERMS).map(quote).join(' OR ');
 }
 
-/** Files by the bm25 of a part's words (the title), best first. */
-export function wordHits(db: Database, part: string, df: ReadonlyMap<string, number>, total: number): number[] {
-  const match = partMatch(part, df, total);
+/** Files by the bm25 of a part's full-text query (partMatch of the title), best first. */
+export function wordHits(db: Database, match: string): number[] {
   if (match === '') return [];
   return db
     .prepare(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rank MATCH 'bm25(${W.FTS_PATH_WEIGHT}, ${W.FTS_SYMBOLS_WEIGHT}, ${W.FTS_CONTENT_WEIGHT})' ORDER BY rank LIMIT ?`)

@@ -81,8 +81,15 @@ function isCodeShaped(token: string): boolean {
   return /[a-z][A-Z]/.test(token) || /^[A-Z][a-z0-9]+[A-Z]/.test(token) || /[a-zA-Z0-9]_[a-zA-Z0-9]/.test(token);
 }
 
+/** A fenced code block (its body in group 1; an unclosed fence runs to the end). */
+export const FENCED_BLOCK = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
+
 export function issueClues(text: string): IssueClues {
-  const clean = withoutNoise(text);
+  return cluesOfClean(withoutNoise(text));
+}
+
+/** issueClues of a text withoutNoise has already cleaned (analyseQuery cleans it once for both). */
+export function cluesOfClean(clean: string): IssueClues {
   const title = (clean.split('\n').find((l) => l.trim().length > 0) ?? '').replace(/^[#>*\s-]+/, '').replace(/\[[^\]]*\]:?\s*/, '').trim();
 
   const paths = new Map<string, number>();
@@ -104,7 +111,7 @@ export function issueClues(text: string): IssueClues {
     for (const m of code.matchAll(/[A-Za-z_$][\w$]*/g)) if (isName(m[0])) bump(names, m[0], weight);
   };
   // Fenced blocks first (the reporter's code, logs and traces), then inline spans, then prose.
-  let rest = clean.replace(/```[^\n]*\n([\s\S]*?)(?:```|$)/g, (_all, code: string) => {
+  let rest = clean.replace(FENCED_BLOCK, (_all, code: string) => {
     fromCode(code, 1);
     return '\n';
   });

@@ -7,7 +7,7 @@
 import { STOP_WORDS } from './stop-words.js';
 import { compoundTokens, splitWords } from './words.js';
 import { BLOCK_WORD_WEIGHT, MAX_QUERY_TERMS, TITLE_WORD_WEIGHT } from './weights.js';
-import { issueClues, looksLikeIssue, withoutNoise, type IssueClues } from './issue-clues.js';
+import { cluesOfClean, FENCED_BLOCK, looksLikeIssue, withoutNoise, type IssueClues } from './issue-clues.js';
 
 export interface RankQuery {
   /** Split words, lower-cased, no stop words, most repeated first, at most MAX_QUERY_TERMS. */
@@ -42,7 +42,7 @@ export function analyseQuery(text: string): RankQuery {
     const titleEnd = body.indexOf('\n', body.search(/\S/));
     count(titleEnd < 0 ? body : body.slice(0, titleEnd), TITLE_WORD_WEIGHT);
     if (titleEnd >= 0) {
-      const rest = body.slice(titleEnd).replace(/```[^\n]*\n([\s\S]*?)(?:```|$)/g, (_all, code: string) => {
+      const rest = body.slice(titleEnd).replace(FENCED_BLOCK, (_all, code: string) => {
         count(code, BLOCK_WORD_WEIGHT);
         return '\n';
       });
@@ -58,5 +58,5 @@ export function analyseQuery(text: string): RankQuery {
       ? 'the text has no letters or digits to search for'
       : 'every word of the text is a stop word (like "add", "fix", "the"): name the code, the behaviour or the file';
   }
-  return { words, compounds, empty, ...(issue && empty === null ? { clues: issueClues(whole) } : {}) };
+  return { words, compounds, empty, ...(issue && empty === null ? { clues: cluesOfClean(body) } : {}) };
 }

@@ -125,15 +125,16 @@ interface Candidate {
 export function rankFiles(db: Database, query: RankQuery, options: RankOptions): RankedFile[] {
   if (query.words.length + query.compounds.length === 0) return [];
   // (A text of compounds only has no words: its candidates come from the named query.)
-  const titleWords = query.clues ? splitWords(query.clues.title) : [];
+  const titleWords = query.clues ? splitWords(query.clues.title).filter((w) => !STOP_WORDS.has(w)) : [];
   const { total, df } = documentFrequencies(db, [...new Set([...query.words, ...query.compounds, ...titleWords])]);
+  // The title's full-text query, asked of the code (the title list) and of past commit messages.
+  const titleMatch = query.clues ? partMatch(query.clues.title, df, total) : '';
   const match = ftsMatchOf(query, df, total, W.FTS_WORD_FORMS ? wordForms(query.words, W.PREFIX_MIN_CHARS) : undefined);
   const idf = (w: string) => idfOf(df.get(w) ?? 1, total);
   const paths = pathVocabulary(db);
   // Path words: their weight counts the paths that hold them (prefix matches too: test → tests),
   // and the files they name are candidates whatever the full-text index saw.
-  const titlePathWords = query.clues ? splitWords(query.clues.title).filter((w) => !STOP_WORDS.has(w)) : [];
-  const holders = pathHolders(paths, [...query.words, ...titlePathWords]);
+  const holders = pathHolders(paths, [...query.words, ...titleWords]);
   const pathScores = pathScoresOf(paths, holders, query.words);
   const byPathScore = [...pathScores.entries()].sort((a, b) => b[1] - a[1]).slice(0, W.PATH_CANDIDATE_FILES);
   const rows = match === '' ? [] : db
@@ -216,7 +217,7 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
   addList(candidates.filter((c) => c.symbolScore > 0).sort((a, b) => b.symbolScore - a.symbolScore || byText(a, b)), W.SYMBOL_LIST_WEIGHT, undefined, 'symbols');
   addList(candidates.filter((c) => c.namedRank >= 0).sort((a, b) => a.namedRank - b.namedRank), W.NAMED_LIST_WEIGHT, undefined, 'named');
   addList(candidates.filter((c) => c.noteRank >= 0).sort((a, b) => a.noteRank - b.noteRank), W.NOTE_LIST_WEIGHT, undefined, 'notes');
-  if (query.clues) addClueLists(db, query.clues, paths, pathScoresOf(paths, holders, titlePathWords), df, total, candidateOf, addList);
+  if (query.clues) addClueLists(db, query.clues, paths, pathScoresOf(paths, holders, titleWords), titleMatch, total, candidateOf, addList);
 
   // Files the best few import (relative imports only): a change often spans a file and what it uses.
   if (W.NEIGHBOUR_LIST_WEIGHT > 0) {
@@ -237,11 +238,11 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
 
   // History lists (history-lists.ts): a brain without git history skips them.
   const byPathKey = new Map(candidates.map((c) => [`${c.rootId}\0${c.path}`, c]));
-  const fileAt = db.prepare('SELECT id, symbols FROM files WHERE root_id = ? AND path = ?');
+  const fileAt = db.prepare('SELECT id FROM files WHERE root_id = ? AND path = ?');
   addHistoryLists<Candidate>({
     db,
     match,
-    ...(query.clues ? { titleMatch: partMatch(query.clues.title, df, total) } : {}),
+    ...(query.clues ? { titleMatch } : {}),
     candidates: [...candidates],
     headOf: (n) => candidates
       .map((c) => ({ c, score: (fused.get(c) ?? 0) * pathPrior(c.path) }))
@@ -252,11 +253,9 @@ export function rankFiles(db: Database, query: RankQuery, options: RankOptions):
       const key = `${rootId}\0${path}`;
       let c = byPathKey.get(key);
       if (c) return c;
-      const f = fileAt.get<{ id: number; symbols: string }>(rootId, path);
-      if (!f) return undefined;
-      c = { id: f.id, rootId, path, defs: JSON.parse(f.symbols) as SymbolDef[], textRank: Infinity, pathScore: 0, symbolScore: 0, matched: [], noteRank: -1, namedRank: -1 };
-      byPathKey.set(key, c);
-      candidates.push(c);
+      const f = fileAt.get<{ id: number }>(rootId, path);
+      c = f ? candidateOf(f.id) : undefined;
+      if (c) byPathKey.set(key, c);
       return c;
     },
     addList,
@@ -317,7 +316,7 @@ function addClueLists(
   clues: NonNullable<RankQuery['clues']>,
   paths: PathVocabulary,
   titlePathScores: ReadonlyMap<number, number>,
-  df: ReadonlyMap<string, number>,
+  titleMatch: string,
   total: number,
   candidateOf: (id: number) => Candidate | undefined,
   addList: (list: Candidate[], weight: number, ranks: readonly number[] | undefined, name: string) => void,
@@ -343,7 +342,7 @@ function addClueLists(
   }
   addList(defines, W.DEFINES_LIST_WEIGHT, undefined, 'defines');
   const known = (c: Candidate | undefined): c is Candidate => c !== undefined;
-  addList(wordHits(db, clues.title, df, total).map(candidateOf).filter(known), W.TITLE_LIST_WEIGHT, undefined, 'title');
+  addList(wordHits(db, titleMatch).map(candidateOf).filter(known), W.TITLE_LIST_WEIGHT, undefined, 'title');
   const byTitlePath = [...titlePathScores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, W.PATH_CANDIDATE_FILES);
   addList(byTitlePath.map(([i]) => candidateOf(paths.files[i]!.id)).filter(known), W.TITLE_PATH_LIST_WEIGHT, undefined, 'title-path');
   const messages: Candidate[] = [];

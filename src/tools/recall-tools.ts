@@ -46,8 +46,8 @@ export const seekTool = defineTool({
     // The one seek (src/ranking/seek.ts): the CLI and the library rank through it too.
     const code = scope === 'notes' ? [] : seek(db, query, { limit }).map(({ rootId: _root, ...h }) => h);
     const notes = scope === 'code' ? [] : withMarks(db, searchNotes(db, query, limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags, files: n.files, pinned: n.pinned, score: round(n.score), ...teamOf(n) })));
-    const empty = analyseQuery(query).empty;
-    const why = code.length + notes.length > 0 ? null : empty ?? NO_FILE_MATCHES;
+    // Why nothing matched, read again only then (an issue-length query costs its clues to read).
+    const why = code.length + notes.length > 0 ? null : analyseQuery(query).empty ?? NO_FILE_MATCHES;
     return { code, notes, ...(why ? { why } : {}), freshness: freshnessOf(brain, [...code.map((c) => c.path), ...notes.flatMap(noteFiles)]) };
   },
 });
